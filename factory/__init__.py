@@ -1,0 +1,1 @@
+"""Synthesis: apps, worlds, tasks and verifiers, and the LLM providers they share."""

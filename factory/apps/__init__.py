@@ -1,0 +1,1 @@
+"""App synthesis by coding agents."""

@@ -1,0 +1,62 @@
+"""Contract 3: a task x = (E, s0, g, V), as saved on disk (one JSON document per task)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class Criterion(BaseModel):
+    """One checkable part of success."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str = Field(pattern=r"^[a-z0-9_]+$", description="Key in the verifier's verdict dict.")
+    description: str = Field(description="What must be true at the end, in words.")
+    weight: float = Field(default=1.0, gt=0, description="Share of the reward.")
+    required: bool = Field(default=True, description="Success needs every required criterion.")
+
+
+class TaskMeta(BaseModel):
+    """Where a task came from and what kind it is."""
+
+    model_config = ConfigDict(frozen=True)
+
+    family: str = Field(description="Task family, e.g. 'mail.reply_with_invoice_total'.")
+    difficulty: Literal["easy", "medium", "hard"] = "medium"
+    provenance: str = Field(default="template", description="'template', 'hand', or 'llm:<model>'.")
+    parents: tuple[str, ...] = Field(default=(), description="Ids of tasks this one was derived from.")
+    cross_app: bool = False
+
+
+class Task(BaseModel):
+    """Environment, initial state, goal and verifier of one task."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str = Field(description="Stable id.")
+    apps: tuple[str, ...] = Field(min_length=1, description="App names the environment opens (E).")
+    form_factor: Literal["desktop", "mobile"] = "desktop"
+    world: str | None = Field(default=None, description="Id of the world the seed came from.")
+    clock: str | None = Field(default=None, description="ISO-8601 'now' shared by every app instance.")
+    seed: dict[str, dict[str, list[dict[str, Any]]]] = Field(
+        default_factory=dict, description="App name -> seed records {table: [rows]} (s0); missing -> app default."
+    )
+    files: dict[str, str] = Field(default_factory=dict, description="Workspace files: relative path -> text.")
+    instruction: str = Field(min_length=1, description="What the agent is told (g).")
+    answer_context: dict[str, Any] = Field(default_factory=dict, description="Hidden ground truth; never shown to the agent.")
+    criteria: tuple[Criterion, ...] = Field(min_length=1)
+    verifier: str = Field(description="Python source defining verify(final) -> dict[criterion_id, bool].")
+    golden: str = Field(description="Python source defining solve(env), using the golden action API.")
+    meta: TaskMeta
+
+    @model_validator(mode="after")
+    def _check(self) -> "Task":
+        unknown = set(self.seed) - set(self.apps)
+        if unknown:
+            raise ValueError(f"seed for apps not in apps: {sorted(unknown)}")
+        ids = [c.id for c in self.criteria]
+        if len(ids) != len(set(ids)):
+            raise ValueError("criterion ids must be unique")
+        return self

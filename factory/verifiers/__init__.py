@@ -1,0 +1,1 @@
+"""Verifier code: sandboxed execution, scoring, validation by execution, review."""

@@ -1,0 +1,1 @@
+"""Worlds: persona + scenario -> people, organisations, events, documents -> per-app seeds."""

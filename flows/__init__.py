@@ -1,0 +1,1 @@
+"""Prefect flows for each stage and the whole pipeline."""

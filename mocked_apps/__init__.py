@@ -1,0 +1,1 @@
+"""Shipped mocked apps and the kit they stand on."""

@@ -1,0 +1,29 @@
+"""The kit: the one home of every app's instances, reset, state dump, clock and base templates."""
+
+from .context import Gym, GymDep
+from .instances import InstanceStore, SeedError, UnknownInstance
+from .manifest import AppManifest, PageSpec
+from .package import AppPackage, AppPackageError, load_package
+from .client import AdminClient, AdminError
+from .process import AppServer, AppServerError, free_port
+from .server import TOKEN_HEADER, create_server
+
+__all__ = [
+    "AdminClient",
+    "AdminError",
+    "AppServer",
+    "AppServerError",
+    "free_port",
+    "AppManifest",
+    "AppPackage",
+    "AppPackageError",
+    "Gym",
+    "GymDep",
+    "InstanceStore",
+    "PageSpec",
+    "SeedError",
+    "TOKEN_HEADER",
+    "UnknownInstance",
+    "create_server",
+    "load_package",
+]

@@ -1,0 +1,33 @@
+"""The manifest: what an app declares about itself (Contract 1)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class PageSpec(BaseModel):
+    """One agent-facing page, relative to the instance root (`/i/{id}`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    path: str = Field(description="Path under the instance root, e.g. '/' or '/thread/1'.")
+    title: str = Field(description="What a person would call the page.")
+    description: str = Field(default="", description="What the page shows and lets you do.")
+
+
+class AppManifest(BaseModel):
+    """Static facts about an app type; `entities` is filled in from its models."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str = Field(pattern=r"^[a-z][a-z0-9_]*$", description="Registry name, a Python identifier.")
+    title: str = Field(description="Human title shown in the app bar and launcher.")
+    category: str = Field(description="e.g. 'communication', 'productivity', 'finance'.")
+    description: str = Field(description="One paragraph: what the app imitates and what it is for.")
+    version: str = Field(default="1.0", description="Bumped when models or seed formats change.")
+    icon: str = Field(default="▣", description="One emoji or glyph for the launcher.")
+    imitates: str = Field(default="novel", description="The real service it imitates, or 'novel'.")
+    pages: tuple[PageSpec, ...] = Field(default=(), description="The main pages a person can open.")
+    entities: dict[str, dict] = Field(
+        default_factory=dict, description="Table name -> JSON schema of one row (filled by the kit)."
+    )

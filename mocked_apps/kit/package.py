@@ -1,0 +1,114 @@
+"""Loading an app package, shipped or from any folder, into one `AppPackage`."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+from fastapi import APIRouter
+from sqlmodel import SQLModel
+
+from .manifest import AppManifest
+
+
+class AppPackageError(Exception):
+    """An app package is missing a part or declares it wrongly."""
+
+
+@dataclass(frozen=True)
+class AppPackage:
+    """Everything the kit needs from an app: manifest, tables, routes, templates, seed."""
+
+    manifest: AppManifest
+    tables: tuple[type[SQLModel], ...]
+    router: APIRouter
+    root: Path
+    default_seed: dict
+    default_clock: str
+    middleware: tuple = ()
+
+    @property
+    def name(self) -> str:
+        return self.manifest.name
+
+    @property
+    def templates_dir(self) -> Path:
+        return self.root / "templates"
+
+    @property
+    def static_dir(self) -> Path | None:
+        path = self.root / "static"
+        return path if path.is_dir() else None
+
+    def table(self, name: str) -> type[SQLModel] | None:
+        return next((t for t in self.tables if t.__tablename__ == name), None)
+
+    def full_manifest(self) -> AppManifest:
+        """The manifest with `entities` filled in: table name -> JSON schema of a row."""
+        entities = {t.__tablename__: t.model_json_schema() for t in self.tables}
+        return self.manifest.model_copy(update={"entities": entities})
+
+
+def load_package(ref: str | Path) -> AppPackage:
+    """Load an app from a module name (`mocked_apps.mail`) or a package folder path."""
+    module = _import_root(ref)
+    name = module.__name__
+    root = Path(module.__file__).parent
+    try:
+        manifest = importlib.import_module(f"{name}.manifest").MANIFEST
+        models = importlib.import_module(f"{name}.models")
+        router = importlib.import_module(f"{name}.routes").router
+    except (ImportError, AttributeError) as err:
+        raise AppPackageError(f"app package {ref}: {err}") from err
+    if not isinstance(manifest, AppManifest):
+        raise AppPackageError(f"app package {ref}: manifest.MANIFEST must be an AppManifest")
+    tables = tuple(
+        obj
+        for _, obj in inspect.getmembers(models, inspect.isclass)
+        if issubclass(obj, SQLModel) and hasattr(obj, "__table__") and obj.__module__ == models.__name__
+    )
+    if not tables:
+        raise AppPackageError(f"app package {ref}: models.py defines no SQLModel tables")
+    seed_file = root / "seed.json"
+    if not seed_file.is_file():
+        raise AppPackageError(f"app package {ref}: no seed.json")
+    seed_doc = json.loads(seed_file.read_text())
+    if not (root / "templates").is_dir():
+        raise AppPackageError(f"app package {ref}: no templates/ folder")
+    return AppPackage(
+        manifest=manifest,
+        tables=tables,
+        router=router,
+        root=root,
+        default_seed=seed_doc.get("seed", {}),
+        default_clock=seed_doc.get("clock", "2026-01-05T09:00:00"),
+        middleware=tuple(getattr(module, "MIDDLEWARE", ())),
+    )
+
+
+def _import_root(ref: str | Path) -> ModuleType:
+    path = Path(ref)
+    if path.is_dir() and (path / "__init__.py").is_file():
+        path = path.resolve()
+        mod_name = f"gymapp_{path.name}"
+        if mod_name in sys.modules:
+            return sys.modules[mod_name]
+        spec = importlib.util.spec_from_file_location(
+            mod_name, path / "__init__.py", submodule_search_locations=[str(path)]
+        )
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[mod_name] = module
+        spec.loader.exec_module(module)
+        return module
+    if isinstance(ref, Path) or "/" in str(ref):
+        raise AppPackageError(f"{ref} is not a package folder (no __init__.py)")
+    try:
+        return importlib.import_module(str(ref))
+    except ImportError as err:
+        raise AppPackageError(f"cannot import app module {ref}: {err}") from err

@@ -1,0 +1,112 @@
+"""`AppServer`: one app server as a child process on a free loopback port."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from .client import AdminClient
+from .server import TOKEN_HEADER
+
+
+class AppServerError(RuntimeError):
+    """The app server did not start, or died; the message carries its last output."""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class AppServer:
+    """Start, watch, restart and stop the server of one app type."""
+
+    def __init__(self, app: str, token: str | None = None, data_dir: Path | None = None):
+        self.app = app
+        self.token = token or secrets.token_hex(16)
+        self.data_dir = Path(data_dir) if data_dir else None
+        self.port: int | None = None
+        self._proc: subprocess.Popen | None = None
+        self._log = None
+        self.admin: AdminClient | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 60.0) -> "AppServer":
+        self.port = free_port()
+        self._log = tempfile.TemporaryFile()
+        cmd = [sys.executable, "-m", "mocked_apps.kit.server", "--app", self.app, "--port", str(self.port), "--token", self.token]
+        if self.data_dir:
+            cmd += ["--data", str(self.data_dir)]
+        self._proc = subprocess.Popen(
+            cmd, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self._proc.poll() is not None:
+                raise AppServerError(f"app server {self.app} exited with {self._proc.returncode}:\n{self.output()}")
+            try:
+                if httpx.get(f"{self.url}/_gym/health", headers={TOKEN_HEADER: self.token}, timeout=1).status_code == 200:
+                    self.admin = AdminClient(self.url, self.token)
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        self.stop()
+        raise AppServerError(f"app server {self.app} did not answer within {timeout:.0f}s:\n{self.output()}")
+
+    def alive(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc else None
+
+    def output(self) -> str:
+        """What the server printed (its last 4 KB)."""
+        if self._log is None:
+            return ""
+        self._log.seek(0)
+        return self._log.read().decode(errors="replace")[-4000:]
+
+    def kill(self) -> None:
+        """Kill the server abruptly (fault tests)."""
+        if self._proc and self._proc.poll() is None:
+            os.killpg(self._proc.pid, signal.SIGKILL)
+            self._proc.wait()
+
+    def stop(self) -> None:
+        if self.admin:
+            self.admin.close()
+            self.admin = None
+        if self._proc and self._proc.poll() is None:
+            os.killpg(self._proc.pid, signal.SIGTERM)
+            try:
+                self._proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self._proc.pid, signal.SIGKILL)
+                self._proc.wait()
+        self._proc = None
+
+    def restart(self, timeout: float = 60.0) -> "AppServer":
+        """A fresh process (all instances are gone; callers re-create what they need)."""
+        self.stop()
+        return self.start(timeout)
+
+    def __enter__(self) -> "AppServer":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

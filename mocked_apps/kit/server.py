@@ -1,0 +1,141 @@
+"""One server process per app type: the admin API under `/_gym/`, the app under `/i/{id}/`."""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import tempfile
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from fastapi import Body, Depends, FastAPI, Header, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from .filters import FILTERS
+from .instances import InstanceStore, SeedError, UnknownInstance
+from .package import AppPackage, load_package
+
+KIT_DIR = Path(__file__).parent
+TOKEN_HEADER = "X-Gym-Admin-Token"
+
+
+class NewInstance(BaseModel):
+    """Body of `POST /_gym/instances`."""
+
+    seed: dict[str, Any] | None = Field(default=None, description="{table: [rows]}; the app's default seed if omitted.")
+    clock: str | None = Field(default=None, description="ISO-8601 'now' of the instance; the seed's clock if omitted.")
+
+
+def create_server(package: AppPackage, token: str, data_dir: Path | None = None) -> FastAPI:
+    """The FastAPI app serving every instance of `package`."""
+    data_dir = Path(data_dir or tempfile.mkdtemp(prefix=f"gym-{package.name}-"))
+    store = InstanceStore(package, data_dir)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI):
+        yield
+        store.close()
+
+    app = FastAPI(title=package.manifest.title, lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.package = package
+    app.state.store = store
+    app.state.templates = _template_env(package)
+
+    def admin(x_gym_admin_token: str | None = Header(default=None)) -> None:
+        if not x_gym_admin_token or not secrets.compare_digest(x_gym_admin_token, token):
+            raise HTTPException(401, f"missing or wrong {TOKEN_HEADER}")
+
+    guarded = [Depends(admin)]
+
+    @app.get("/_gym/health", dependencies=guarded)
+    def health() -> dict:
+        return {"ok": True, "app": package.name, "version": package.manifest.version}
+
+    @app.get("/_gym/manifest", dependencies=guarded)
+    def manifest() -> dict:
+        return package.full_manifest().model_dump()
+
+    @app.post("/_gym/instances", dependencies=guarded)
+    def create(body: NewInstance = Body(default_factory=NewInstance)) -> dict:
+        try:
+            instance_id = store.create(body.seed, body.clock)
+        except SeedError as err:
+            raise HTTPException(422, str(err)) from None
+        return {"instance_id": instance_id, "url": f"/i/{instance_id}/"}
+
+    @app.get("/_gym/instances", dependencies=guarded)
+    def list_instances() -> dict:
+        return {"instances": store.ids()}
+
+    @app.post("/_gym/instances/{instance_id}/reset", dependencies=guarded)
+    def reset(instance_id: str) -> dict:
+        store.reset(instance_id)
+        return {"ok": True}
+
+    @app.get("/_gym/instances/{instance_id}/state", dependencies=guarded)
+    def state(instance_id: str) -> dict:
+        return store.dump(instance_id)
+
+    @app.delete("/_gym/instances/{instance_id}", dependencies=guarded)
+    def delete(instance_id: str) -> dict:
+        store.delete(instance_id)
+        return {"ok": True}
+
+    @app.exception_handler(UnknownInstance)
+    def unknown(_request: Request, _exc: UnknownInstance):
+        return JSONResponse({"detail": "no such instance"}, status_code=404)
+
+    @app.exception_handler(HTTPException)
+    def http_error(request: Request, exc: HTTPException):
+        if request.url.path.startswith("/i/"):
+            html = app.state.templates.get_template("kit/error.html").render(
+                status=exc.status_code, detail=exc.detail, app=package.manifest, url=lambda p="/": p
+            )
+            return HTMLResponse(html, status_code=exc.status_code)
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+
+    app.mount("/_kit/static", StaticFiles(directory=KIT_DIR / "static"), name="kit-static")
+    if package.static_dir:
+        app.mount("/_app/static", StaticFiles(directory=package.static_dir), name="app-static")
+    app.include_router(package.router, prefix="/i/{instance_id}")
+    for middleware in package.middleware:
+        app.add_middleware(middleware)
+    return app
+
+
+def _template_env(package: AppPackage) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.ChoiceLoader(
+            [jinja2.FileSystemLoader(package.templates_dir), jinja2.FileSystemLoader(KIT_DIR / "templates")]
+        ),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.filters.update(FILTERS)
+    return env
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m mocked_apps.kit.server --app REF --port N --token T`."""
+    import uvicorn
+
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--app", required=True, help="registry name, module or package folder")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--token", required=True)
+    parser.add_argument("--data", default=None, help="folder for instance files (default: a temp folder)")
+    args = parser.parse_args(argv)
+    from mocked_apps.registry import resolve
+
+    package = load_package(resolve(args.app))
+    app = create_server(package, args.token, Path(args.data) if args.data else None)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""GRPO training over the shared rollout path."""

@@ -1,0 +1,1 @@
+"""The one rollout path: environment manager, backends, browser sessions, harness, agents, stores."""

@@ -1,0 +1,55 @@
+"""Launching Debian's Chromium through Playwright: the one place that knows how."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-dev-shm-usage",
+]
+
+DESKTOP_VIEWPORT = {"width": 1280, "height": 800}
+MOBILE_DEVICE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 1,
+    "is_mobile": True,
+    "has_touch": True,
+    "user_agent": (
+        "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 "
+        "(KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36"
+    ),
+}
+
+
+class BrowserNotFound(RuntimeError):
+    """No Chromium to launch; the message says how to install one."""
+
+
+def chromium_path() -> str:
+    """`GYMFACTORY_CHROMIUM`, else Debian's /usr/bin/chromium."""
+    path = os.environ.get("GYMFACTORY_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    if not os.path.exists(path):
+        raise BrowserNotFound(f"no Chromium at {path}: run scripts/install.sh (apt-get install -y chromium)")
+    return path
+
+
+def launch_chromium(playwright, **kwargs):
+    """A headless Chromium browser from a started `sync_playwright()` or `async_playwright()`."""
+    return playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True, **kwargs)
+
+
+def context_options(form_factor: str) -> dict:
+    """Playwright `new_context` options for `desktop` (1280x800) or `mobile` (a phone with touch)."""
+    if form_factor == "desktop":
+        return {"viewport": DESKTOP_VIEWPORT}
+    if form_factor == "mobile":
+        return dict(MOBILE_DEVICE)
+    raise ValueError(f"unknown form factor {form_factor!r}; use 'desktop' or 'mobile'")

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs everything gymfactory needs on a fresh Debian machine: Chromium, a virtual
+# environment in .venv, the pinned Python packages and gymfactory itself (editable).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v chromium >/dev/null 2>&1; then
+  echo "== apt: chromium"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  echo "== venv: .venv"
+  "$PY" -m venv .venv
+fi
+if ! .venv/bin/pip freeze 2>/dev/null | grep -q '^prefect==' || [ requirements.txt -nt .venv/.installed ] || [ constraints.txt -nt .venv/.installed ]; then
+  echo "== pip: requirements.txt (pinned by constraints.txt)"
+  .venv/bin/pip install -q --upgrade pip
+  .venv/bin/pip install -q -r requirements.txt -c constraints.txt
+  touch .venv/.installed
+fi
+.venv/bin/pip install -q --no-deps -e . 2>/dev/null
+echo "== installed: $(.venv/bin/gymfactory --help >/dev/null && echo gymfactory ok)"

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# The test command: installs what is missing, then runs the whole suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install.sh
+export PREFECT_SERVER_ANALYTICS_ENABLED=false PREFECT_HOME="${PREFECT_HOME:-$PWD/.gymfactory/prefect}"
+exec .venv/bin/python -m pytest -q "$@"
