@@ -1,0 +1,60 @@
+"""GRPO's arithmetic: group-baseline advantages, the clipped policy-ratio objective, KL estimates."""
+
+from __future__ import annotations
+
+import torch
+
+
+def group_advantages(rewards: torch.Tensor, eps: float = 1e-4) -> torch.Tensor:
+    """(r - mean of its group) / (std of its group + eps); `rewards` is [groups, G]."""
+    if rewards.dim() != 2:
+        raise ValueError(f"rewards must be [groups, G], got shape {tuple(rewards.shape)}")
+    mean = rewards.mean(dim=1, keepdim=True)
+    std = rewards.std(dim=1, keepdim=True, unbiased=False) if rewards.shape[1] > 1 else torch.zeros_like(mean)
+    return (rewards - mean) / (std + eps)
+
+
+def k3(logp_p: torch.Tensor, logp_q: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """k3 estimate of KL(q || p) from samples of q: mean of exp(p - q) - (p - q) - 1 over masked tokens.
+
+    With q the rollout policy and p the trainer, a jump means corrupted generation or misaligned
+    history (the trainer scores different tokens than the sampler produced).
+    """
+    delta = (logp_p - logp_q) * mask
+    per_token = torch.exp(delta) - delta - 1
+    return (per_token * mask).sum() / mask.sum().clamp(min=1)
+
+
+def clipped_objective(
+    logp: torch.Tensor,
+    logp_old: torch.Tensor,
+    advantages: torch.Tensor,
+    mask: torch.Tensor,
+    clip_eps: float = 0.2,
+    logp_ref: torch.Tensor | None = None,
+    kl_coef: float = 0.0,
+) -> tuple[torch.Tensor, dict[str, float]]:
+    """GRPO loss over token log-probs [B, T] (mask 1 on trained tokens), advantages [B].
+
+    Returns the loss to minimise and stats (clip fraction, optional KL to the reference).
+    Per-sequence token means, then the batch mean, as in the GRPO paper.
+    """
+    ratio = torch.exp(logp - logp_old)
+    adv = advantages.unsqueeze(1)
+    unclipped = ratio * adv
+    clipped = torch.clamp(ratio, 1 - clip_eps, 1 + clip_eps) * adv
+    per_token = -torch.min(unclipped, clipped)
+    stats = {"clip_frac": float((((ratio - 1).abs() > clip_eps).float() * mask).sum() / mask.sum().clamp(min=1))}
+    if logp_ref is not None and kl_coef > 0:
+        kl = torch.exp(logp_ref - logp) - (logp_ref - logp) - 1
+        per_token = per_token + kl_coef * kl
+        stats["kl_ref"] = float((kl * mask).sum() / mask.sum().clamp(min=1))
+    per_seq = (per_token * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1)
+    return per_seq.mean(), stats
+
+
+def token_logprobs(model, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+    """Log-prob of each token given its prefix, aligned to `input_ids` (position 0 gets 0)."""
+    logits = model(input_ids=input_ids, attention_mask=attention_mask).logits[:, :-1].float()
+    logp = torch.log_softmax(logits, dim=-1).gather(-1, input_ids[:, 1:].unsqueeze(-1)).squeeze(-1)
+    return torch.nn.functional.pad(logp, (1, 0))

@@ -1,0 +1,65 @@
+"""Policies: Hugging Face causal LMs from a local path, and a tiny one built offline from a config."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable
+
+import torch
+
+SPECIALS = {"bos_token": "<s>", "eos_token": "</s>", "pad_token": "<pad>", "unk_token": "<unk>"}
+
+
+class PolicyError(RuntimeError):
+    """A policy that cannot be built or loaded; the message names the path."""
+
+
+def build_tiny_policy(
+    path: Path | str,
+    corpus: Iterable[str],
+    *,
+    vocab_size: int = 2048,
+    n_layer: int = 2,
+    n_embd: int = 128,
+    n_head: int = 4,
+    n_positions: int = 2048,
+    seed: int = 0,
+) -> Path:
+    """Train a byte-level BPE tokenizer on `corpus`, build a small GPT-2 from a config, save both."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast
+
+    path = Path(path)
+    path.mkdir(parents=True, exist_ok=True)
+    tok = Tokenizer(models.BPE(unk_token=SPECIALS["unk_token"]))
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size, special_tokens=list(SPECIALS.values()), initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+    )
+    tok.train_from_iterator(list(corpus), trainer)
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=tok, **SPECIALS)
+    tokenizer.model_max_length = n_positions
+    torch.manual_seed(seed)
+    config = GPT2Config(
+        vocab_size=len(tokenizer), n_positions=n_positions, n_embd=n_embd, n_layer=n_layer, n_head=n_head,
+        bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id,
+    )
+    model = GPT2LMHeadModel(config)
+    model.save_pretrained(path)
+    tokenizer.save_pretrained(path)
+    return path
+
+
+def load_policy(path: Path | str, device: str = "cpu"):
+    """(model, tokenizer) of a causal LM saved at a local path; never downloads."""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    path = Path(path)
+    if not (path / "config.json").is_file():
+        raise PolicyError(f"no model at {path} (config.json missing); build one with `gymfactory train --init-tiny`")
+    tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    model = AutoModelForCausalLM.from_pretrained(path, local_files_only=True).to(device)
+    return model, tokenizer
