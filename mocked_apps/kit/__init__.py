@@ -3,7 +3,7 @@
 from .context import Gym, GymDep
 from .instances import InstanceStore, SeedError, UnknownInstance
 from .manifest import AppManifest, PageSpec
-from .package import AppPackage, AppPackageError, load_package
+from .package import AppPackage, AppPackageError, load_manifest, load_package
 from .client import AdminClient, AdminError
 from .process import AppServer, AppServerError, free_port
 from .server import TOKEN_HEADER, create_server
@@ -25,5 +25,6 @@ __all__ = [
     "TOKEN_HEADER",
     "UnknownInstance",
     "create_server",
+    "load_manifest",
     "load_package",
 ]

@@ -92,6 +92,22 @@ def load_package(ref: str | Path) -> AppPackage:
     )
 
 
+def load_manifest(ref: str | Path) -> AppManifest:
+    """Only the manifest of an app (no models imported), so many apps can be listed in one process.
+
+    Table names are global in SQLAlchemy's metadata: two apps with an `account` table cannot be
+    imported into one process. Servers run one app each; everything else reads manifests.
+    """
+    module = _import_root(ref)
+    try:
+        manifest = importlib.import_module(f"{module.__name__}.manifest").MANIFEST
+    except (ImportError, AttributeError) as err:
+        raise AppPackageError(f"app package {ref}: {err}") from err
+    if not isinstance(manifest, AppManifest):
+        raise AppPackageError(f"app package {ref}: manifest.MANIFEST must be an AppManifest")
+    return manifest
+
+
 def _import_root(ref: str | Path) -> ModuleType:
     path = Path(ref)
     if path.is_dir() and (path / "__init__.py").is_file():

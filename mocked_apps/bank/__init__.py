@@ -1,0 +1,1 @@
+"""Meridian Business Online: a deterministic business online bank (accounts, bill pay, transfers, statements)."""

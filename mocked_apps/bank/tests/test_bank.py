@@ -1,0 +1,324 @@
+"""The bank app over real HTTP and a real browser: bill pay with review, transfers, payees, filters, statements."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import httpx
+import pytest
+
+from mocked_apps.kit import AppServer
+
+UNPAID = {"INV-2041", "INV-88213", "INV-3307"}
+
+
+class Bank:
+    """One fresh instance: an httpx client at its root plus its admin dump."""
+
+    def __init__(self, server: AppServer, instance_id: str):
+        self.server = server
+        self.id = instance_id
+        self.http = httpx.Client(base_url=f"{server.url}/i/{instance_id}", timeout=30)
+
+    def state(self) -> dict[str, list[dict]]:
+        return self.server.admin.state(self.id)
+
+    def get(self, path: str, **params) -> httpx.Response:
+        response = self.http.get(path, params=params) if params else self.http.get(path)
+        assert response.status_code == 200, (path, response.text[:500])
+        return response
+
+    def post(self, path: str, **data) -> str:
+        """POST a form; returns the redirect's path+query inside the instance (every POST redirects)."""
+        response = self.http.post(path, data=data)
+        assert response.status_code == 303, (path, response.status_code, response.text[:500])
+        location = response.headers["location"]
+        prefix = f"/i/{self.id}"
+        assert location.startswith(prefix)
+        return location[len(prefix):]
+
+    def review(self, path: str, **data) -> int:
+        """Submit a pay/transfer form that must pass validation; returns the pending transfer id."""
+        location = self.post(path, **data)
+        match = re.fullmatch(r"/transfers/(\d+)", location)
+        assert match, location
+        return int(match.group(1))
+
+
+@pytest.fixture(scope="module")
+def server():
+    with AppServer("mocked_apps.bank") as app_server:
+        yield app_server
+
+
+@pytest.fixture
+def bank(server):
+    instance = Bank(server, server.admin.create()["instance_id"])
+    yield instance
+    instance.http.close()
+    server.admin.delete(instance.id)
+
+
+def _balances(state) -> dict[int, float]:
+    return {a["id"]: a["balance"] for a in state["account"]}
+
+
+def _tx_ids(html: str) -> set[int]:
+    return {int(i) for i in re.findall(r'/transactions/(\d+)"', html)}
+
+
+# ---- seed ----------------------------------------------------------------------------------------------
+def test_default_seed_is_a_coherent_ledger(bank):
+    state = bank.state()
+    assert [a["kind"] for a in state["account"]] == ["checking", "savings", "credit"]
+    assert 80 <= len(state["transaction"]) <= 120
+    for account in state["account"]:
+        lines = sorted((t for t in state["transaction"] if t["account_id"] == account["id"]), key=lambda t: (t["posted_at"], t["id"]))
+        running = round(lines[0]["balance_after"] - lines[0]["amount"], 2)
+        for line in lines:
+            running = round(running + line["amount"], 2)
+            assert line["balance_after"] == running, line
+        assert account["balance"] == running
+        assert all(t["posted_at"] < "2026-03-01" for t in lines)
+    payees = {p["name"] for p in state["payee"]}
+    assert {"Brightline Print Co", "CloudNest Hosting", "Green Leaf Catering"} <= payees
+    references = {t["reference"] for t in state["transaction"]} | {t["memo"] for t in state["transfer"]}
+    assert not references & UNPAID
+    cloudnest = [t for t in state["transaction"] if t["counterparty"] == "CloudNest Hosting"]
+    assert any(t["amount"] == -89.0 and t["posted_at"].startswith("2026-01") for t in cloudnest)
+    assert any(t["counterparty"] == "Harbour Foods" and t["amount"] > 0 for t in state["transaction"])
+    assert all(t["status"] == "confirmed" for t in state["transfer"])
+
+
+# ---- bill pay ------------------------------------------------------------------------------------------
+def test_bill_pay_review_then_confirm_moves_money_exactly(bank):
+    before = bank.state()
+    checking = _balances(before)[1]
+    tid = bank.review("/pay", from_account="1", payee="1", amount="$1,240.00", memo="INV-2041")
+
+    pending = bank.state()
+    assert pending["account"] == before["account"] and pending["transaction"] == before["transaction"]
+    row = pending["transfer"][-1]
+    assert (row["id"], row["kind"], row["status"], row["payee_name"], row["amount"], row["memo"]) == (
+        tid, "payment", "pending", "Brightline Print Co", 1240.0, "INV-2041")
+    page = bank.get(f"/transfers/{tid}").text
+    assert "Review payment" in page and "$1,240.00" in page and "INV-2041" in page and "Confirm payment" in page
+
+    assert bank.post(f"/transfers/{tid}/confirm").startswith(f"/transfers/{tid}?notice=Payment")
+    after = bank.state()
+    assert _balances(after) == {**_balances(before), 1: round(checking - 1240.00, 2)}
+    (line,) = [t for t in after["transaction"] if t["transfer_id"] == tid]
+    assert line["amount"] == -1240.0 and line["account_id"] == 1 and line["reference"] == "INV-2041"
+    assert line["counterparty"] == "Brightline Print Co" and line["category"] == "Printing"
+    assert line["balance_after"] == round(checking - 1240.00, 2)
+    assert line["posted_at"] == "2026-03-02 09:01:00.000000"  # created 09:00, the review step took a minute
+    assert after["transfer"][-1]["status"] == "confirmed"
+    assert "Payment sent" in bank.get(f"/transfers/{tid}").text
+
+    # a second Confirm (double click, back button) moves nothing
+    bank.post(f"/transfers/{tid}/confirm")
+    assert bank.state() == after
+
+
+def test_cancel_changes_nothing_that_matters(bank):
+    before = bank.state()
+    tid = bank.review("/pay", from_account="1", payee="2", amount="89.00", memo="INV-88213")
+    assert bank.post(f"/transfers/{tid}/cancel").startswith("/transfers?notice=")
+    after = bank.state()
+    assert after["account"] == before["account"] and after["transaction"] == before["transaction"]
+    assert after["payee"] == before["payee"] and after["transfer"][-1]["status"] == "cancelled"
+    bank.post(f"/transfers/{tid}/confirm")
+    assert bank.state() == after
+    assert "Payment cancelled" in bank.get(f"/transfers/{tid}").text
+
+
+def test_insufficient_funds_is_a_form_error(bank):
+    before = bank.state()
+    location = bank.post("/pay", from_account="1", payee="1", amount="50000", memo="INV-2041")
+    assert location.startswith("/pay?") and "check=1" in location
+    page = bank.get(location).text
+    assert "Insufficient funds: Business Checking has $14,966.99 available." in page
+    assert 'role="alert"' in page and 'value="50000"' in page and 'value="INV-2041"' in page
+    assert bank.state() == before
+
+    for bad in [dict(amount="0"), dict(amount="12.345"), dict(amount="lots"), dict(payee="999")]:
+        location = bank.post("/pay", **{"from_account": "1", "payee": "1", "amount": "10", **bad})
+        assert location.startswith("/pay?") and 'role="alert"' in bank.get(location).text
+    assert bank.state() == before
+
+    # funds that vanish between review and confirm: the second confirm is refused, nothing moves
+    first = bank.review("/pay", from_account="1", payee="1", amount="10000")
+    second = bank.review("/pay", from_account="1", payee="3", amount="10000")
+    bank.post(f"/transfers/{first}/confirm")
+    middle = bank.state()
+    assert bank.post(f"/transfers/{second}/confirm") == f"/transfers/{second}?error=insufficient"
+    assert bank.state() == middle
+    assert "Insufficient funds" in bank.get(f"/transfers/{second}", error="insufficient").text
+
+
+# ---- transfers -----------------------------------------------------------------------------------------
+def test_transfer_between_own_accounts_keeps_the_total(bank):
+    before = _balances(bank.state())
+    tid = bank.review("/transfer", from_account="2", to_account="1", amount="2500", memo="Cover payroll")
+    assert _balances(bank.state()) == before
+    bank.post(f"/transfers/{tid}/confirm")
+    owed = f"{-before[3]:.2f}"
+    card = bank.review("/transfer", from_account="1", to_account="3", amount=owed, memo="Card payment")
+    bank.post(f"/transfers/{card}/confirm")
+    state = bank.state()
+    after = _balances(state)
+    assert after == {1: round(before[1] + 2500 + before[3], 2), 2: round(before[2] - 2500, 2), 3: 0.0}
+    assert round(sum(after.values()), 2) == round(sum(before.values()), 2)
+    lines = sorted((t["account_id"], t["amount"], t["category"]) for t in state["transaction"] if t["transfer_id"] == tid)
+    assert lines == [(1, 2500.0, "Transfer"), (2, -2500.0, "Transfer")]
+
+    location = bank.post("/transfer", from_account="1", to_account="1", amount="5")
+    assert "Choose a different account" in bank.get(location).text
+    location = bank.post("/transfer", from_account="2", to_account="1", amount="999999")
+    assert "Insufficient funds: Business Savings" in bank.get(location).text
+    assert bank.state() == state
+
+
+# ---- payees --------------------------------------------------------------------------------------------
+def test_payee_add_edit_delete(bank):
+    before = bank.state()
+    location = bank.post("/payees/new", name="Northshore Video LLC", account_ref="NV-118", category="Contractors")
+    new = bank.state()["payee"][-1]
+    assert location.startswith(f"/payees/{new['id']}")
+    assert (new["name"], new["account_ref"], new["category"]) == ("Northshore Video LLC", "NV-118", "Contractors")
+    assert "Northshore Video LLC" in bank.get("/payees").text
+
+    location = bank.post("/payees/new", name="brightline print co")
+    assert location.startswith("/payees/new?") and "already have a payee named Brightline Print Co" in bank.get(location).text
+    location = bank.post(f"/payees/{new['id']}/edit", name="  ")
+    assert "Enter the payee" in bank.get(location).text
+
+    bank.post(f"/payees/{new['id']}/edit", name="Northshore Video", account_ref="NV-200", category="Professional services")
+    edited = bank.state()["payee"][-1]
+    assert (edited["name"], edited["account_ref"], edited["category"]) == ("Northshore Video", "NV-200", "Professional services")
+
+    paid = bank.review("/pay", from_account="1", payee=str(new["id"]), amount="100")
+    assert bank.post(f"/payees/{new['id']}/delete").startswith("/payees?notice=")
+    state = bank.state()
+    assert state["payee"] == before["payee"]
+    assert state["transfer"][-1]["id"] == paid and state["transfer"][-1]["status"] == "cancelled"
+    assert bank.http.get(f"/payees/{new['id']}").status_code == 404
+
+
+# ---- search, filters, details, statements ---------------------------------------------------------------
+def test_transaction_search_and_filters(bank):
+    txs = bank.state()["transaction"]
+
+    def expect(pred):
+        return {t["id"] for t in txs if pred(t)}
+
+    assert _tx_ids(bank.get("/transactions", q="cloudnest").text) == expect(lambda t: "cloudnest" in t["description"].lower())
+    assert _tx_ids(bank.get("/transactions", q="NWS-1011").text) == expect(lambda t: t["counterparty"] == "Harbour Foods")
+    checking = bank.get("/accounts/1", start="2026-02-01", end="2026-02-14", type="debit").text
+    assert _tx_ids(checking) == expect(
+        lambda t: t["account_id"] == 1 and "2026-02-01" <= t["posted_at"][:10] <= "2026-02-14" and t["amount"] < 0)
+    ranged = bank.get("/transactions", min_amount="89", max_amount="150", category="Utilities").text
+    assert _tx_ids(ranged) == expect(lambda t: 89 <= abs(t["amount"]) <= 150 and t["category"] == "Utilities") != set()
+    credits = bank.get("/accounts/3", type="credit").text
+    assert _tx_ids(credits) == expect(lambda t: t["account_id"] == 3 and t["amount"] > 0)
+    assert "No transactions match." in bank.get("/transactions", q="no such thing").text
+    # bad filter values are ignored, never a 422
+    assert bank.get("/transactions", min_amount="abc", start="yesterday", page="x").status_code == 200
+
+    bank.post("/transactions/1/category", category="Travel")
+    assert bank.state()["transaction"][0]["category"] == "Travel"
+
+
+def test_statements_chain_opening_and_closing_balances(bank):
+    state = bank.state()
+    page = bank.get("/statements").text
+    for account in state["account"]:
+        for month in ("2026-01", "2026-02"):
+            assert f"/statements/{account['id']}/{month}" in page
+    for account in state["account"]:
+        amounts = {}
+        for month in ("2026-01", "2026-02"):
+            html = bank.get(f"/statements/{account['id']}/{month}").text
+            values = re.findall(r'<div class="big">(-?\$[\d,]+\.\d\d)</div>', html)
+            opening, credits, debits, closing = (float(v.replace("$", "").replace(",", "")) for v in values)
+            assert round(opening + credits + debits, 2) == closing
+            lines = [t for t in state["transaction"] if t["account_id"] == account["id"] and t["posted_at"].startswith(month)]
+            assert _tx_ids(html) == {t["id"] for t in lines}
+            amounts[month] = (opening, closing)
+        assert amounts["2026-02"][0] == amounts["2026-01"][1]
+        assert amounts["2026-02"][1] == account["balance"]
+    assert bank.http.get("/statements/1/2026-03").status_code == 404
+
+
+def test_get_pages_never_change_state_or_clock(bank):
+    before = bank.state()
+    for path in ["/", "/accounts/1", "/accounts/2", "/accounts/3", "/transactions", "/transactions/5", "/transfers",
+                 "/transfers/1", "/payees", "/payees/1", "/payees/1/edit", "/payees/new", "/pay", "/transfer",
+                 "/statements", "/statements/1/2026-01", "/pay?check=1&from_account=1&payee=1&amount=5",
+                 "/transfer?check=1&from_account=1&to_account=2&amount=5", "/payees/new?check=1&name=X"]:
+        bank.get(path)
+    assert bank.state() == before
+    tid = bank.review("/pay", from_account="1", payee="1", amount="1")
+    assert bank.state()["transfer"][-1]["created_at"] == "2026-03-02 09:00:00.000000"
+    assert tid == len(before["transfer"]) + 1
+
+
+def test_same_requests_give_the_same_state(server):
+    dumps = []
+    for _ in range(2):
+        bank = Bank(server, server.admin.create()["instance_id"])
+        tid = bank.review("/pay", from_account="1", payee="3", amount="560.50", memo="INV-3307")
+        bank.post(f"/transfers/{tid}/confirm")
+        bank.post("/payees/new", name="Lakeside Inn", category="Travel")
+        dumps.append(bank.state())
+        server.admin.reset(bank.id)
+        assert bank.state() == server.admin.state(bank.id) and len(bank.state()["transfer"]) == 15
+        bank.http.close()
+    assert dumps[0] == dumps[1]
+
+
+# ---- the real browser ----------------------------------------------------------------------------------
+def test_browser_pays_bills_at_desktop_and_phone_size(bank, tmp_path):
+    from playwright.sync_api import expect, sync_playwright
+
+    from runtime.browser import context_options, launch_chromium
+
+    shots = Path(os.environ.get("BANK_SCREENSHOTS", tmp_path))
+    errors: list[str] = []
+    bills = {"desktop": ("Green Leaf Catering (GLC-2290)", "560.50", "INV-3307"),
+             "mobile": ("CloudNest Hosting (CN-40917)", "89.00", "INV-88213")}
+    with sync_playwright() as pw:
+        browser = launch_chromium(pw)
+        try:
+            for form_factor, (payee, amount, memo) in bills.items():
+                context = browser.new_context(**context_options(form_factor))
+                page = context.new_page()
+                page.on("console", lambda m: m.type == "error" and errors.append(f"{form_factor}: {m.text}"))
+                page.on("pageerror", lambda e: errors.append(f"{form_factor}: {e}"))
+                page.goto(f"{bank.server.url}/i/{bank.id}/")
+                expect(page.get_by_role("heading", name="Accounts", exact=True)).to_be_visible()
+                expect(page.get_by_role("link", name="Business Checking", exact=True)).to_be_visible()
+                page.screenshot(path=str(shots / f"bank-{form_factor}.png"), full_page=True)
+
+                page.get_by_role("navigation").get_by_role("link", name="Pay a bill").click()
+                page.get_by_label("From account").select_option(label="Business Checking •••• 4821")
+                page.get_by_label("Payee").select_option(label=payee)
+                page.get_by_label("Amount").fill(amount)
+                page.get_by_label("Memo / reference").fill(memo)
+                page.get_by_role("button", name="Review payment").click()
+                expect(page.get_by_role("heading", name="Review payment")).to_be_visible()
+                page.screenshot(path=str(shots / f"bank-{form_factor}-review.png"), full_page=True)
+                page.get_by_role("button", name="Confirm payment").click()
+                expect(page.get_by_role("heading", name="Payment sent")).to_be_visible()
+                context.close()
+        finally:
+            browser.close()
+    assert errors == []
+    state = bank.state()
+    posted = {t["reference"]: t["amount"] for t in state["transaction"] if t["reference"] in UNPAID}
+    assert posted == {"INV-3307": -560.5, "INV-88213": -89.0}
+    assert _balances(state)[1] == round(14966.99 - 560.50 - 89.00, 2)
+    for name in ("bank-desktop.png", "bank-mobile.png"):
+        assert (shots / name).stat().st_size > 10_000
