@@ -65,6 +65,7 @@ class InstanceStore:
         self._instances: dict[str, _Instance] = {}
         self._templates: dict[str, Path] = {}
         self._lock = threading.Lock()
+        self._build_lock = threading.Lock()
         self._tables = [t for t in SQLModel.metadata.sorted_tables if t in {m.__table__ for m in package.tables}]
 
     # ---- lifecycle -------------------------------------------------------------------
@@ -139,17 +140,20 @@ class InstanceStore:
             path = self._templates.get(key)
         if path is not None:
             return path
-        path = self.root / "templates" / f"{key}.db"
-        tmp = path.with_suffix(".tmp")
-        tmp.unlink(missing_ok=True)
-        try:
-            self._build(tmp, seed, clock)
-        except Exception:
+        with self._build_lock:  # one build at a time: concurrent creates of a new seed build it once
+            if key in self._templates:
+                return self._templates[key]
+            path = self.root / "templates" / f"{key}.db"
+            tmp = path.with_suffix(".tmp")
             tmp.unlink(missing_ok=True)
-            raise
-        tmp.replace(path)
-        with self._lock:
-            self._templates[key] = path
+            try:
+                self._build(tmp, seed, clock)
+            except BaseException:
+                tmp.unlink(missing_ok=True)
+                raise
+            tmp.replace(path)
+            with self._lock:
+                self._templates[key] = path
         return path
 
     def _build(self, path: Path, seed: dict, clock: str) -> None:
@@ -194,7 +198,7 @@ class InstanceStore:
                     first = err.errors()[0]
                     loc = ".".join(str(p) for p in first["loc"])
                     raise SeedError(f"seed.{name}[{i}].{loc}: {first['msg']}") from None
-                clean.append({k: v for k, v in obj.model_dump().items() if k in row or v is not None})
+                clean.append(obj.model_dump())  # every row has every column: one executemany per table
             out[name] = clean
         return out
 

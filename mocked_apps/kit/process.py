@@ -47,7 +47,7 @@ class AppServer:
     def start(self, timeout: float = 60.0) -> "AppServer":
         self.port = free_port()
         self._log = tempfile.TemporaryFile()
-        cmd = [sys.executable, "-m", "mocked_apps.kit.server", "--app", self.app, "--port", str(self.port), "--token", self.token]
+        cmd = [sys.executable, "-m", "mocked_apps.kit", "--app", self.app, "--port", str(self.port), "--token", self.token]
         if self.data_dir:
             cmd += ["--data", str(self.data_dir)]
         self._proc = subprocess.Popen(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import secrets
 import tempfile
 from contextlib import asynccontextmanager
@@ -117,25 +116,3 @@ def _template_env(package: AppPackage) -> jinja2.Environment:
     )
     env.filters.update(FILTERS)
     return env
-
-
-def main(argv: list[str] | None = None) -> None:
-    """`python -m mocked_apps.kit.server --app REF --port N --token T`."""
-    import uvicorn
-
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--app", required=True, help="registry name, module or package folder")
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--token", required=True)
-    parser.add_argument("--data", default=None, help="folder for instance files (default: a temp folder)")
-    args = parser.parse_args(argv)
-    from mocked_apps.registry import resolve
-
-    package = load_package(resolve(args.app))
-    app = create_server(package, args.token, Path(args.data) if args.data else None)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
-
-
-if __name__ == "__main__":
-    main()

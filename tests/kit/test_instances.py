@@ -86,3 +86,26 @@ def test_unknown_instance_is_404(notes_server):
     iid = notes_server.admin.create()["instance_id"]
     notes_server.admin.delete(iid)
     assert httpx.get(f"{notes_server.url}/i/{iid}/").status_code == 404
+
+
+def test_rows_may_leave_out_optional_fields(notes_server):
+    seed = {"note": [
+        {"id": 1, "title": "with body", "body": "x", "pinned": True, "created_at": "2026-01-01T00:00:00"},
+        {"id": 2, "title": "defaults", "created_at": "2026-01-01T00:00:00"},
+    ]}
+    iid = notes_server.admin.create(seed)["instance_id"]
+    assert notes_server.admin.state(iid)["note"][1] == {
+        "id": 2, "title": "defaults", "body": "", "pinned": False, "created_at": "2026-01-01 00:00:00.000000"}
+
+
+def test_concurrent_creates_of_a_new_seed_all_succeed(notes_server):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from mocked_apps.kit import AdminClient
+
+    seed = {"note": [{"id": 1, "title": "race", "created_at": "2026-04-01T00:00:00"}]}
+    clients = [AdminClient(notes_server.url, notes_server.token) for _ in range(8)]
+    with ThreadPoolExecutor(8) as pool:
+        ids = list(pool.map(lambda c: c.create(seed)["instance_id"], clients))
+    assert len(set(ids)) == 8
+    assert all(notes_server.admin.state(i)["note"][0]["title"] == "race" for i in ids)

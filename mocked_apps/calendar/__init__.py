@@ -1,0 +1,1 @@
+"""A Google Calendar-like app: day, week and month views, events, invitees and RSVPs."""

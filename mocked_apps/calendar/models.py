@@ -1,0 +1,69 @@
+"""Calendar tables: the signed-in user, calendars, events and their invitees."""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import NaiveDatetime, field_validator
+from sqlmodel import Field, SQLModel
+
+RSVP_ANSWERS = ("pending", "yes", "no", "maybe")
+
+RSVP_CHOICES = ("pending", "yes", "no", "maybe")
+
+
+class CalendarUser(SQLModel, table=True):
+    """The signed-in person; events they organise are editable, invitations to them get RSVPs."""
+
+    __tablename__ = "calendar_user"
+
+    id: int | None = Field(default=None, primary_key=True, description="Row id; the app uses the lowest one.")
+    name: str = Field(min_length=1, description="Display name, e.g. 'Alex Morgan'.")
+    email: str = Field(min_length=3, description="Email address, e.g. 'alex.morgan@northwind.example'.")
+
+
+class Calendar(SQLModel, table=True):
+    """A named, coloured calendar such as Work or Personal."""
+
+    id: int | None = Field(default=None, primary_key=True, description="Calendar id.")
+    name: str = Field(min_length=1, description="Name shown in the side bar, e.g. 'Work'.")
+    color: str = Field(default="#2f6fed", description="Hex colour, e.g. '#2f6fed'.")
+
+    @field_validator("color")
+    @classmethod
+    def _hex_colour(cls, value: str) -> str:
+        if not re.fullmatch(r"#[0-9a-fA-F]{6}", value):
+            raise ValueError("must be a hex colour like '#2f6fed'")
+        return value
+
+
+class Event(SQLModel, table=True):
+    """One event on one calendar; `end` is exclusive (all-day events end at midnight after the last day)."""
+
+    id: int | None = Field(default=None, primary_key=True, description="Event id.")
+    calendar_id: int = Field(foreign_key="calendar.id", description="The calendar it is on.")
+    title: str = Field(min_length=1, description="Event title, e.g. 'Harbour Foods kickoff'.")
+    start: NaiveDatetime = Field(description="Start, local time, e.g. '2026-03-04T14:00:00'.")
+    end: NaiveDatetime = Field(description="End, local time, after start.")
+    all_day: bool = Field(default=False, description="True for all-day events (start and end at midnight).")
+    location: str = Field(default="", description="Where it happens, free text.")
+    description: str = Field(default="", description="Notes or agenda, free text.")
+    organizer_email: str = Field(description="Email address of the organiser.")
+    organizer_name: str = Field(default="", description="Display name of the organiser.")
+
+
+class Invitee(SQLModel, table=True):
+    """A guest of an event and their answer."""
+
+    id: int | None = Field(default=None, primary_key=True, description="Invitee row id.")
+    event_id: int = Field(foreign_key="event.id", description="The event they are invited to.")
+    email: str = Field(min_length=3, description="Guest email address.")
+    name: str = Field(default="", description="Guest display name.")
+    rsvp: str = Field(default="pending", description="'pending', 'yes', 'no' or 'maybe'.")
+
+    @field_validator("rsvp")
+    @classmethod
+    def _known_answer(cls, value: str) -> str:
+        if value not in RSVP_ANSWERS:
+            raise ValueError(f"must be one of {', '.join(RSVP_ANSWERS)}")
+        return value

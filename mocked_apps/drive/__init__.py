@@ -1,0 +1,1 @@
+"""Drive: a Google Drive-like file drive with folders, documents, tables, invoices and sharing."""

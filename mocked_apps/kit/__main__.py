@@ -1,0 +1,32 @@
+"""`python -m mocked_apps.kit --app REF --port N --token T`: serve one app type."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from .package import load_package
+from .server import create_server
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse the command line and run the server until it is stopped."""
+    import uvicorn
+
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--app", required=True, help="registry name, module or package folder")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--token", required=True)
+    parser.add_argument("--data", default=None, help="folder for instance files (default: a temp folder)")
+    args = parser.parse_args(argv)
+    from mocked_apps.registry import resolve
+
+    package = load_package(resolve(args.app))
+    app = create_server(package, args.token, Path(args.data) if args.data else None)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
+
+
+
+if __name__ == "__main__":
+    main()
