@@ -1,0 +1,157 @@
+"""`gymfactory worlds ...` and `gymfactory tasks ...`: build worlds, synthesize and validate tasks."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+worlds_app = typer.Typer(help="Worlds: persona + scenario -> people, events, documents -> app seeds.", no_args_is_help=True)
+tasks_app = typer.Typer(help="Tasks: synthesize (requirements, golden, verifier) and validate by execution.", no_args_is_help=True)
+console = Console()
+
+
+def _progress() -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console)
+
+
+@worlds_app.command("build")
+def worlds_build(
+    persona: list[str] = typer.Option(None, help="Shipped persona ids (default: all)."),
+    scenario: list[str] = typer.Option(None, help="Shipped scenario ids (default: all)."),
+    seeds: int = typer.Option(1, help="Worlds per persona x scenario."),
+    out: Path = typer.Option(Path("worlds"), help="Folder for one JSON file per world."),
+) -> None:
+    """Build worlds (integrity-checked) and save each as JSON."""
+    from factory.worlds.builder import build_world
+    from factory.worlds.catalog import PERSONAS, SCENARIOS
+
+    out.mkdir(parents=True, exist_ok=True)
+    table = Table("world", "people", "invoices", "meetings", "messages", "transactions", "documents")
+    for p in persona or list(PERSONAS):
+        for s in scenario or list(SCENARIOS):
+            for seed in range(seeds):
+                w = build_world(p, s, seed)
+                (out / f"{w.id}.json").write_text(w.model_dump_json(indent=2))
+                table.add_row(w.id, *(str(len(x)) for x in (w.people, w.invoices, w.meetings, w.messages, w.transactions, w.documents)))
+    console.print(table)
+    console.print(f"saved to {out}/")
+
+
+@tasks_app.command("families")
+def tasks_families() -> None:
+    """List the task families."""
+    from factory.tasks.families import FAMILIES
+
+    table = Table("family", "apps", "difficulty", "description")
+    for f in FAMILIES.values():
+        table.add_row(f.name, "+".join(f.apps), f.difficulty, f.description)
+    console.print(table)
+
+
+@tasks_app.command("synthesize")
+def tasks_synthesize(
+    n: int = typer.Option(120, help="How many tasks."),
+    apps: list[str] = typer.Option(None, help="Only families whose apps are all among these."),
+    family: list[str] = typer.Option(None, help="Only these families."),
+    provider: str = typer.Option("template", help="Who writes golden and verifier code: template (offline) or an LLM provider."),
+    seed: int = typer.Option(0, help="Same seed, same tasks."),
+    out: Path = typer.Option(Path("tasks.jsonl"), help="Output JSONL file."),
+) -> None:
+    """Synthesize tasks: requirements first, then golden and verifier code in two separate generations."""
+    from factory.tasks.synthesize import SynthConfig, save_jsonl, synthesize
+
+    config = SynthConfig(n=n, apps=tuple(apps) if apps else None, families=tuple(family) if family else None, seed=seed)
+    author = _author(provider)
+    with _progress() as bar:
+        job = bar.add_task("synthesizing", total=n)
+        tasks = synthesize(config, author, on_task=lambda _t: bar.advance(job))
+    save_jsonl(tasks, out)
+    by_family = Counter(t.meta.family for t in tasks)
+    table = Table("family", "tasks")
+    for name, count in sorted(by_family.items()):
+        table.add_row(name, str(count))
+    console.print(table)
+    cross = sum(t.meta.cross_app for t in tasks)
+    console.print(f"{len(tasks)} tasks, {cross} cross-app ({100 * cross / max(1, len(tasks)):.0f}%), written to {out}")
+
+
+def _author(provider: str):
+    from factory.tasks.synthesize import Author
+
+    if provider == "template":
+        return Author()
+    from factory.tasks.llm_author import LLMAuthor
+    from factory.providers import get_provider
+
+    return LLMAuthor(get_provider(provider))
+
+
+@tasks_app.command("validate")
+def tasks_validate(
+    path: Path = typer.Argument(help="Tasks: a .jsonl file, a .json task, or a folder of them."),
+    concurrency: int = typer.Option(4, help="Validation sessions at once."),
+    runs: int = typer.Option(2, help="Full runs per task; verdicts must repeat."),
+    out: Path = typer.Option(None, help="Write accepted tasks here (JSONL) and results next to it."),
+) -> None:
+    """Validate tasks by execution on the real apps; print accepted/rejected with the reason."""
+    from factory.tasks.io import TaskFileError, load_tasks
+    from factory.verifiers.validate import ValidationConfig, validate_task
+    from runtime.manager import EnvironmentManager
+
+    try:
+        tasks = load_tasks(path)
+    except TaskFileError as err:
+        console.print(f"[red]{err}[/red]")
+        raise typer.Exit(2) from None
+    results = []
+    from concurrent.futures import ThreadPoolExecutor
+
+    with EnvironmentManager() as manager, _progress() as bar, ThreadPoolExecutor(max_workers=concurrency) as pool:
+        job = bar.add_task("validating", total=len(tasks))
+        config = ValidationConfig(runs=runs)
+
+        def one(task):
+            result = validate_task(task, manager, config)
+            bar.advance(job)
+            return result
+
+        results = list(pool.map(one, tasks))
+    _print_validation(tasks, results)
+    if out:
+        accepted = {r.task_id for r in results if r.accepted}
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with open(out, "w") as f:
+            for t in tasks:
+                if t.id in accepted:
+                    f.write(t.model_dump_json() + "\n")
+        out.with_suffix(".results.jsonl").write_text("".join(r.model_dump_json() + "\n" for r in results))
+        console.print(f"{len(accepted)} accepted tasks written to {out}")
+
+
+def _print_validation(tasks, results) -> None:
+    table = Table("task", "verdict", "reason", "detail", "s")
+    for r in results:
+        table.add_row(r.task_id, "[green]accepted[/green]" if r.accepted else "[red]rejected[/red]", r.reason or "", r.detail[:80], f"{r.seconds:.1f}")
+    console.print(table)
+    family = {t.id: t.meta.family for t in tasks}
+    by = defaultdict(Counter)
+    for r in results:
+        by[family[r.task_id]]["accepted" if r.accepted else r.reason] += 1
+    summary = Table("family", "accepted", "rejected (reason: count)")
+    for name in sorted(by):
+        c = by[name]
+        summary.add_row(name, str(c["accepted"]), ", ".join(f"{k}: {v}" for k, v in c.items() if k != "accepted"))
+    console.print(summary)
+    ok = sum(r.accepted for r in results)
+    console.print(f"{ok}/{len(results)} accepted")
+
+
+def register(root: typer.Typer) -> None:
+    root.add_typer(worlds_app, name="worlds")
+    root.add_typer(tasks_app, name="tasks")

@@ -1,0 +1,112 @@
+"""Drive families: rename a document, read an invoice's due date."""
+
+from __future__ import annotations
+
+import random
+
+from factory.tasks.family import Family, Requirements, say
+from factory.tasks.schema import Criterion
+from factory.worlds.model import World
+
+from ._common import open_invoices, pick
+
+
+class RenameDocument(Family):
+    name = "drive.rename_document"
+    apps = ("drive",)
+    description = "Rename a document to a given name."
+    difficulty = "easy"
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        names = [d.name for d in world.documents]
+        doc = pick(rng, [d for d in world.documents if names.count(d.name) == 1])
+        if doc is None:
+            return None
+        new = rng.choice([f"{doc.name} (final)", f"{doc.name} - archived", f"OLD {doc.name}", f"{doc.name} v2"])
+        instruction = say(rng, world, "Rename \"{old}\" in the Drive to \"{new}\".", "Change the name of the document \"{old}\" to \"{new}\".",
+                          "In Drive, \"{old}\" should be called \"{new}\" from now on.", old=doc.name, new=new)
+        ctx = {"old": doc.name, "new": new}
+        return self._req(instruction, ctx, [
+            Criterion(id="renamed", description=f"The file once named '{doc.name}' is now named '{new}'."),
+            Criterion(id="only_that_file", description="No other file changed its name.", weight=0.5),
+        ])
+
+    golden_template = '''
+def solve(env):
+    env.fill("Search in Drive", {{ old|py }})
+    env.press("Enter")
+    env.click({{ old|py }}, role="link")
+    env.click("Rename", role="link")
+    env.fill("New name", {{ new|py }})
+    env.click("Rename", role="button")
+'''
+
+    verifier_template = '''
+def verify(final):
+    before = {f["id"]: f["name"] for f in final.initial_state["drive"]["file"]}
+    after = {f["id"]: f["name"] for f in final.state["drive"]["file"]}
+    target = [i for i, n in before.items() if n == {{ old|py }}]
+    renamed = bool(target) and after.get(target[0]) == {{ new|py }}
+    others = all(after.get(i) == n for i, n in before.items() if i not in target)
+    return {"renamed": renamed, "only_that_file": others}
+'''
+
+
+class InvoiceDueDate(Family):
+    name = "drive.invoice_due_date"
+    apps = ("drive",)
+    description = "Look up when an invoice is due and answer with the date."
+    difficulty = "easy"
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        inv = pick(rng, open_invoices(world))
+        if inv is None:
+            return None
+        vendor = world.org(inv.vendor).name
+        instruction = say(rng, world, "When is invoice {number} from {vendor} due? Check the Drive and tell me the date.",
+                          "Look up the due date of {vendor}'s invoice {number} and answer with it.",
+                          "What's the payment deadline on invoice {number}?", number=inv.number, vendor=vendor)
+        ctx = {"filename": inv.filename, "due": inv.due.isoformat(), "due_text": f"{inv.due:%B} {inv.due.day}, {inv.due.year}"}
+        return self._req(instruction, ctx, [
+            Criterion(id="right_date", description=f"The answer gives the due date {inv.due.isoformat()}."),
+            Criterion(id="no_wrong_date", description="The answer names no other date.", weight=0.5, required=False),
+        ])
+
+    golden_template = '''
+def solve(env):
+    env.fill("Search in Drive", {{ filename|py }})
+    env.press("Enter")
+    env.click({{ filename|py }}, role="link")
+    env.answer({{ due_text|py }})
+'''
+
+    verifier_template = '''
+import re
+from datetime import date
+
+_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+           "october", "november", "december"]
+
+
+def _dates(text):
+    text = (text or "").lower()
+    found = set()
+    for y, m, d in re.findall(r"(\\d{4})-(\\d{1,2})-(\\d{1,2})", text):
+        found.add((int(y), int(m), int(d)))
+    for name, d, y in re.findall(r"([a-z]{3,9})\\.? (\\d{1,2})(?:st|nd|rd|th)?,? (\\d{4})", text):
+        months = [i + 1 for i, full in enumerate(_MONTHS) if full.startswith(name[:3])]
+        if months:
+            found.add((int(y), months[0], int(d)))
+    for d, name, y in re.findall(r"(\\d{1,2}) ([a-z]{3,9}),? (\\d{4})", text):
+        months = [i + 1 for i, full in enumerate(_MONTHS) if full.startswith(name[:3])]
+        if months:
+            found.add((int(y), months[0], int(d)))
+    return found
+
+
+def verify(final):
+    due = date.fromisoformat({{ due|py }})
+    found = _dates(final.answer)
+    target = (due.year, due.month, due.day)
+    return {"right_date": target in found, "no_wrong_date": found <= {target}}
+'''

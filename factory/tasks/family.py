@@ -1,0 +1,92 @@
+"""Task families: requirements from a world's facts, then golden and verifier code apart.
+
+A family writes the requirements (instruction, hidden answer context, criteria) from a world.
+Golden code and verifier code are two separate generations from those requirements: the
+verifier's author (a template here, an LLM elsewhere) is handed the requirements and the apps'
+manifests and schemas, never the golden code.
+"""
+
+from __future__ import annotations
+
+import difflib
+import random
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, Literal
+
+import jinja2
+from pydantic import BaseModel, ConfigDict, Field
+
+from factory.worlds.model import World
+
+from .schema import Criterion
+
+
+class Requirements(BaseModel):
+    """What a task asks and how success is judged, before any code exists."""
+
+    model_config = ConfigDict(frozen=True)
+
+    family: str
+    apps: tuple[str, ...]
+    instruction: str
+    answer_context: dict[str, Any] = Field(description="Hidden ground truth the code is written against.")
+    criteria: tuple[Criterion, ...]
+    difficulty: Literal["easy", "medium", "hard"] = "medium"
+    form_factor: Literal["desktop", "mobile"] = "desktop"
+
+
+_CODE = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+_CODE.filters["py"] = repr
+
+
+class Family(ABC):
+    """One kind of task. Subclasses set the class attributes and write `requirements`."""
+
+    name: ClassVar[str]
+    apps: ClassVar[tuple[str, ...]]
+    description: ClassVar[str]
+    difficulty: ClassVar[Literal["easy", "medium", "hard"]] = "medium"
+    golden_template: ClassVar[str]
+    verifier_template: ClassVar[str]
+
+    @property
+    def cross_app(self) -> bool:
+        return len(self.apps) > 1
+
+    @abstractmethod
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        """Requirements for a task in `world`, or None when the world lacks what the family needs."""
+
+    def golden(self, req: Requirements) -> str:
+        """Golden code (`solve(env)`) rendered from the requirements' answer context."""
+        return _CODE.from_string(self.golden_template).render(**req.answer_context)
+
+    def verifier(self, req: Requirements) -> str:
+        """Verifier code (`verify(final)`) rendered from the requirements alone."""
+        return _CODE.from_string(self.verifier_template).render(**req.answer_context)
+
+    def _req(self, instruction: str, answer_context: dict, criteria: list[Criterion]) -> Requirements:
+        return Requirements(family=self.name, apps=self.apps, instruction=instruction, answer_context=answer_context,
+                            criteria=tuple(criteria), difficulty=self.difficulty)
+
+
+def say(rng: random.Random, world: World, *phrasings: str, **values: Any) -> str:
+    """One of several phrasings, in the persona's voice, with `values` filled in."""
+    text = rng.choice(phrasings).format(**values)
+    style = world.persona.style
+    if style == "friendly":
+        text = rng.choice(["", "Hey! ", "Hi, ", "Quick one: "]) + text + rng.choice(["", " Thanks!", " Thanks a lot."])
+    elif style == "formal":
+        text = rng.choice(["Please ", "Kindly ", ""]) + text[0].lower() + text[1:] if text[0].isupper() else text
+    return text.strip()
+
+
+class UnknownFamily(LookupError):
+    """No family by that name; the message suggests near names."""
+
+
+def lookup(families: dict[str, Family], name: str) -> Family:
+    if name in families:
+        return families[name]
+    near = difflib.get_close_matches(name, families, n=3)
+    raise UnknownFamily(f"unknown task family {name!r}" + (f"; did you mean {', '.join(near)}?" if near else f"; known: {', '.join(sorted(families))}"))
