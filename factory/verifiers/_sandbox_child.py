@@ -1,0 +1,212 @@
+"""The sandbox child: run as `python -I -S -B -c <this file's text>`, never imported by the project.
+
+It reads one job line from stdin, confines itself (rlimits, network namespace when root, scratch
+folder, an audit hook that ends the process on network use, subprocesses, or writes outside the
+scratch folder), runs the job's entry function, and writes JSON lines on its protocol pipe:
+`{"t": "call", ...}` (a request the parent answers on stdin), then one `{"t": "result", "value"}`
+or `{"t": "error", "kind", "error"}`. User prints go to stderr, never onto the protocol.
+"""
+
+import _thread
+import json
+import os
+import sys
+
+_FORBIDDEN_EXIT = 3
+_NETWORK_EVENTS = ("socket.", "urllib.", "http.client.", "ftplib.", "smtplib.", "poplib.", "imaplib.", "nntplib.")
+_PROCESS_EVENTS = frozenset(
+    {"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
+     "pty.spawn", "os.startfile", "os.kill", "os.killpg", "signal.pthread_kill", "resource.setrlimit",
+     "resource.prlimit", "sys.remote_exec", "webbrowser.open", "sqlite3.enable_load_extension",
+     "sqlite3.load_extension", "gc.get_objects", "gc.get_referrers", "gc.get_referents"}
+)
+# Modules that start processes, call C freely, or write files without an "open" audit event.
+_BLOCKED_IMPORTS = frozenset(
+    {"subprocess", "_posixsubprocess", "ctypes", "_ctypes", "multiprocessing", "_multiprocessing", "pty",
+     "sqlite3", "_sqlite3", "dbm", "_dbm", "_gdbm", "_posixshmem", "readline", "cffi", "_cffi_backend"}
+)
+# Events whose leading path arguments are written to (event -> how many leading args are paths).
+_WRITE_PATH_EVENTS = {
+    "os.remove": 1, "os.rmdir": 1, "os.mkdir": 1, "os.rename": 2, "os.link": 2, "os.symlink": 2,
+    "os.chmod": 1, "os.chown": 1, "os.truncate": 1, "os.utime": 1, "os.setxattr": 1,
+    "os.removexattr": 1, "os.chflags": 1, "os.lchflags": 1, "os.mkfifo": 1, "os.mknod": 1,
+    "shutil.rmtree": 1, "shutil.chown": 1, "sqlite3.connect": 1,
+}
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
+
+
+def _confine(limits, scratch):
+    """Resource limits, then (as root) a private network namespace with no interfaces up."""
+    import resource
+
+    mem = int(limits["memory_mb"]) * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+    cpu = max(1, int(limits["cpu_s"] + 0.999))
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    fsize = int(limits["file_mb"]) * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    netns = False
+    if os.geteuid() == 0 and limits.get("netns", True):
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        netns = libc.unshare(0x40000000) == 0  # CLONE_NEWNET
+        for name in [m for m in sys.modules if m == "ctypes" or m.startswith(("ctypes.", "_ctypes"))]:
+            del sys.modules[name]
+    os.chdir(scratch)
+    return netns
+
+
+def _outside(path, dir_fd=None, _root="/", _realpath=os.path.realpath, _fspath=os.fspath):
+    """Whether `path` (str, bytes, path-like or fd) lies outside the scratch folder `_root`."""
+    if isinstance(path, int):
+        return False
+    try:
+        path = _fspath(path)
+    except TypeError:
+        return True
+    if isinstance(path, bytes):
+        path = path.decode("utf-8", "surrogateescape")
+    if path in (":memory:", "", "/dev/null"):
+        return False
+    if dir_fd is not None and not path.startswith("/"):
+        return True
+    full = _realpath(path)
+    return not (full == _root or full.startswith(_root + "/"))
+
+
+def _refuse(what, _fd=-1, _write=os.write, _exit=os._exit, _dumps=json.dumps):
+    """Tell the parent which operation was forbidden, then end the process (uncatchable)."""
+    try:
+        _write(_fd, (_dumps({"t": "error", "kind": "forbidden", "error": "forbidden: " + what[:500]}) + "\n").encode())
+    finally:
+        _exit(_FORBIDDEN_EXIT)
+
+
+def _hook(event, args, _outside=_outside, _refuse=_refuse, _net=_NETWORK_EVENTS, _proc=_PROCESS_EVENTS,
+          _paths=tuple(_WRITE_PATH_EVENTS.items()), _imports=_BLOCKED_IMPORTS, _flags=_WRITE_FLAGS, _guarded=()):
+    """The audit hook: state lives in defaults, whose replacement is itself refused."""
+    if event == "open":
+        path, mode = args[0], args[1] if len(args) > 1 else None
+        flags = args[2] if len(args) > 2 else 0
+        writing = (isinstance(flags, int) and flags & _flags) or (isinstance(mode, str) and any(c in mode for c in "wax+"))
+        if writing and _outside(path):
+            _refuse("write to %r outside the scratch folder" % (path,))
+    elif event.startswith(_net):
+        _refuse("network access (%s %r)" % (event, args[1:3] if len(args) > 1 else args))
+    elif event in _proc:
+        _refuse(event)
+    elif event.startswith("ctypes."):
+        _refuse("ctypes (%s)" % event)
+    elif event == "import":
+        if args[0].partition(".")[0] in _imports:
+            _refuse("import of %s" % args[0])
+        if args[1] is not None and not _outside(args[1]):
+            _refuse("import of %s from the scratch folder" % args[0])
+    elif event in ("object.__setattr__", "object.__delattr__") and any(args[0] is f for f in _guarded):
+        _refuse("tampering with the sandbox (%s)" % args[1])
+    else:
+        for name, count in _paths:
+            if event == name:
+                for path in args[:count]:
+                    if path is not None and _outside(path):
+                        _refuse("%s on %r outside the scratch folder" % (event, path))
+
+
+def _install_hook(scratch, proto_fd):
+    """Bind the scratch folder and protocol fd into the hook's defaults, then install it."""
+    root = os.path.realpath(scratch)
+    _outside.__defaults__ = (None, root) + _outside.__defaults__[2:]
+    _refuse.__defaults__ = (proto_fd,) + _refuse.__defaults__[1:]
+    _hook.__defaults__ = _hook.__defaults__[:-1] + ((_hook, _outside, _refuse),)
+    sys.addaudithook(_hook)
+
+
+class _Remote:
+    """The entry function's argument: the job's data as attributes, other methods answered by the parent."""
+
+    def __init__(self, data, call):
+        object.__setattr__(self, "_data", data)
+        object.__setattr__(self, "_call", call)
+
+    def __getattr__(self, name):
+        data = object.__getattribute__(self, "_data")
+        if name in data:
+            return data[name]
+        call = object.__getattribute__(self, "_call")
+        if call is None or name.startswith("_"):
+            raise AttributeError(name)
+        return lambda *args, **kwargs: call(name, args, kwargs)
+
+    def __getitem__(self, key):
+        return object.__getattribute__(self, "_data")[key]
+
+    def __setattr__(self, name, value):
+        raise AttributeError("read-only")
+
+
+class RemoteError(Exception):
+    """The parent refused a call; the message says why."""
+
+
+def _main():
+    proto_in = os.fdopen(os.dup(0), "r", encoding="utf-8")
+    proto_fd = os.dup(1)
+    os.dup2(2, 1)  # prints go to stderr, never onto the protocol
+    null = os.open("/dev/null", os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    job = json.loads(proto_in.readline())
+    scratch, source, filename = job["scratch"], job["source"], job["filename"]
+
+    def send(message):
+        data = (json.dumps(message) + "\n").encode()
+        while data:
+            data = data[os.write(proto_fd, data):]
+
+    lock = _thread.allocate_lock()  # one request in flight: threads in the untrusted code take turns
+
+    def call(name, args, kwargs):
+        with lock:
+            send({"t": "call", "name": name, "args": list(args), "kwargs": kwargs})
+            reply = json.loads(proto_in.readline())
+        if not reply["ok"]:
+            raise RemoteError(reply["error"])
+        return reply["value"]
+
+    _confine(job["limits"], scratch)
+    _install_hook(scratch, proto_fd)
+    remote = call if job["remote"] else None
+    namespace = {"__name__": "__sandbox__", "__builtins__": __builtins__, "RemoteError": RemoteError}
+    try:
+        import linecache
+
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        exec(compile(source, filename, "exec"), namespace)
+        entry = namespace.get(job["entry"])
+        if not callable(entry):
+            send({"t": "error", "kind": "bad_output", "error": "source defines no function %s()" % job["entry"]})
+            return
+        if job["repeat"] == 1:
+            value = entry(_Remote(job["arg"] or {}, remote))
+        else:  # each call gets its own copy of the data, so one call's mutations cannot leak into the next
+            value = [entry(_Remote(json.loads(json.dumps(job["arg"] or {})), remote)) for _ in range(job["repeat"])]
+    except MemoryError:
+        namespace.clear()
+        send({"t": "error", "kind": "memory", "error": "MemoryError: memory limit reached"})
+        return
+    except BaseException as exc:  # the untrusted code's failure is data for the parent
+        import traceback
+
+        lines = traceback.format_exception(type(exc), exc, exc.__traceback__)
+        text = "".join(line for line in lines if not line.startswith('  File "<string>"'))
+        send({"t": "error", "kind": "crash", "error": text[-4000:]})
+        return
+    try:
+        send({"t": "result", "value": value})
+    except (TypeError, ValueError) as exc:
+        send({"t": "error", "kind": "bad_output", "error": "result is not JSON data: %s" % exc})
+
+
+_main()

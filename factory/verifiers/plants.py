@@ -1,0 +1,109 @@
+"""Planted defects: copies of a task with a known-bad verifier or golden code, to prove validation catches them.
+
+`plant_defects(task)` gives one variant per defect (DESIGN.md target: every planted bad verifier is
+rejected). Each wraps the task's own code, so the variants work for any task and any app.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import uuid
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from factory.tasks.schema import Task
+
+if TYPE_CHECKING:
+    from factory.verifiers.validate import ValidationConfig
+    from runtime.manager import EnvironmentManager
+
+_WRAP = "\n\n_gf_original_verify = verify\n\n\ndef verify(final):\n{body}"
+
+
+class Plant(BaseModel):
+    """One planted defect: the broken task and the reason validation should give."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    task: Task
+    expected: str = Field(description="The ValidationResult.reason this defect should produce.")
+    marker: str | None = Field(default=None, description="A file the plant writes outside the app state; delete it after.")
+
+
+def _wrapped(task: Task, body: str) -> str:
+    return task.verifier + _WRAP.format(body="".join(f"    {line}\n" for line in body.strip().splitlines()))
+
+
+def plant_defects(task: Task) -> list[Plant]:
+    """Known-bad variants of `task` (a desktop task also gets a verifier blind to reset)."""
+    ids = [c.id for c in task.criteria]
+    variants = {
+        "always_true": (f"return {{k: True for k in {ids!r}}}", "verifier_true_on_initial"),
+        "true_when_unchanged": (
+            f"if final.state == final.initial_state:\n    return {{k: True for k in {ids!r}}}\nreturn _gf_original_verify(final)",
+            "verifier_true_on_initial",
+        ),
+        "crashes": ("_gf_original_verify(final)\nreturn {}['missing']", "verifier_crash"),
+        "hangs": ("while True:\n    pass", "verifier_timeout"),
+        "network": ("import socket\nsocket.create_connection(('127.0.0.1', 9), timeout=1)\nreturn _gf_original_verify(final)",
+                    "verifier_forbidden"),
+        "writes_outside": ("open('/tmp/gf-planted-write', 'w').write('x')\nreturn _gf_original_verify(final)", "verifier_forbidden"),
+        "random": (f"import random\nreturn {{k: random.random() < 0.5 for k in {ids!r}}}", "nondeterministic_verdicts"),
+        "not_bools": ("return {k: int(v) for k, v in _gf_original_verify(final).items()}", "bad_output"),
+        "missing_criterion": (f"v = _gf_original_verify(final)\nv.pop({ids[0]!r}, None)\nreturn v", "bad_output"),
+    }
+    plants = [
+        Plant(name=name, task=_variant(task, name, verifier=_wrapped(task, body)), expected=expected)
+        for name, (body, expected) in variants.items()
+    ]
+    plants.append(Plant(name="golden_does_nothing", task=_variant(task, "golden_does_nothing", golden="def solve(env):\n    pass\n"),
+                        expected="golden_fails"))
+    if task.form_factor == "desktop":
+        marker = str(Path(tempfile.gettempdir()) / f"gf-plant-{uuid.uuid4().hex}.marker")
+        golden = task.golden + f"\n\n_gf_original_solve = solve\n\n\ndef solve(env):\n    env.shell('touch {marker}')\n    _gf_original_solve(env)\n"
+        verifier = _wrapped(task, f"import os\nif os.path.exists({marker!r}):\n    return {{k: True for k in {ids!r}}}\nreturn _gf_original_verify(final)")
+        plants.append(Plant(name="blind_to_reset", task=_variant(task, "blind_to_reset", verifier=verifier, golden=golden),
+                            expected="verifier_blind_to_reset", marker=marker))
+    return plants
+
+
+def _variant(task: Task, name: str, **changes: str) -> Task:
+    return task.model_copy(update={"id": f"{task.id}~{name}", **changes})
+
+
+class PlantReport(BaseModel):
+    """How validation fared against planted defects: every plant should be rejected."""
+
+    model_config = ConfigDict(frozen=True)
+
+    plants: int
+    rejected: int
+    expected_reason: int = Field(description="Rejected with the reason the plant was designed to trigger.")
+    misses: tuple[str, ...] = Field(default=(), description="'plant id: expected -> got (detail)' for every plant not rejected as designed.")
+
+
+def check_plants(
+    tasks: Iterable[Task], manager: "EnvironmentManager", config: "ValidationConfig | None" = None, concurrency: int = 1
+) -> PlantReport:
+    """Plant every defect into every task, validate them all, and count how many were caught."""
+    from factory.verifiers.validate import validate_tasks
+
+    plants = [plant for task in tasks for plant in plant_defects(task)]
+    try:
+        results = validate_tasks([p.task for p in plants], manager, config, concurrency=concurrency)
+    finally:
+        for plant in plants:
+            if plant.marker:
+                Path(plant.marker).unlink(missing_ok=True)
+    misses = tuple(
+        f"{p.task.id}: {p.expected} -> {r.reason} ({r.detail[:160]})" for p, r in zip(plants, results) if r.reason != p.expected
+    )
+    return PlantReport(
+        plants=len(plants),
+        rejected=sum(not r.accepted for r in results),
+        expected_reason=sum(r.reason == p.expected for p, r in zip(plants, results)),
+        misses=misses,
+    )

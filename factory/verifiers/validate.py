@@ -1,0 +1,234 @@
+"""Validation by execution: the acceptance rule of DESIGN.md Contract 3, run for real in an environment session.
+
+For each run (two by default): reset -> verify must not succeed; the golden code's solve(env)
+drives the session -> verify gives success 1 and reward 1; reset -> the state dump equals the first
+one and verify does not succeed. Every verification calls verify() twice on the same data, and the
+verdicts of each phase must repeat across runs. The first broken rule rejects the task with a reason code.
+
+After a reset the state equals the initial one, so a verifier that succeeds there but not on the
+initial state reads something outside `final` that the attempt changed and reset does not restore
+(the real filesystem, the clock): "verifier_blind_to_reset". A task the environment cannot even
+set up (bad seed, apps it cannot open) is "invalid_task". An infrastructure fault is not a verdict
+on the task: it ends as reason "env_error" (re-run it).
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Iterable, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from factory.tasks.schema import Task
+from factory.verifiers.sandbox import SandboxError, VerifierRun, run_verifier
+from factory.verifiers.scoring import Final, Score, VerdictError, score
+
+if TYPE_CHECKING:
+    from runtime.manager import EnvironmentManager, Session
+    from runtime.observation import Observation
+
+ReasonCode = Literal[
+    "verifier_true_on_initial",
+    "golden_fails",
+    "verifier_blind_to_reset",
+    "verifier_crash",
+    "verifier_timeout",
+    "verifier_forbidden",
+    "nondeterministic_verdicts",
+    "reset_not_exact",
+    "bad_output",
+    "invalid_task",
+    "env_error",
+]
+_ERROR_REASONS: dict[str, ReasonCode] = {
+    "timeout": "verifier_timeout",
+    "crash": "verifier_crash",
+    "memory": "verifier_crash",
+    "forbidden": "verifier_forbidden",
+    "bad_output": "bad_output",
+}
+
+
+class ValidationConfig(BaseModel):
+    """How hard validation looks."""
+
+    model_config = ConfigDict(frozen=True)
+
+    runs: int = Field(default=2, ge=1, description="Full runs (reset, verify, golden, verify, reset, verify); verdicts must repeat.")
+    verifier_repeats: int = Field(default=2, ge=1, description="verify() calls on the same data per phase (one sandbox); verdicts must repeat.")
+    verifier_timeout_s: float = Field(default=10.0, gt=0, description="Sandbox deadline of one verifier run.")
+    golden_timeout_s: float = Field(default=180.0, gt=0, description="Sandbox deadline of one golden run, actions included.")
+    max_golden_steps: int = Field(default=60, ge=1, description="More actions than this and the golden code fails.")
+    lease_s: float = Field(default=900.0, gt=0, description="Lease of the validation session.")
+
+
+class ValidationResult(BaseModel):
+    """Whether a task passed validation; if not, the first rule it broke and the evidence."""
+
+    model_config = ConfigDict(frozen=True)
+
+    task_id: str
+    accepted: bool
+    reason: ReasonCode | None = Field(default=None, description="None when accepted.")
+    detail: str = Field(default="", description="What exactly went wrong, for a person or an LLM to fix it.")
+    seconds: float = 0.0
+    verdicts: dict[str, dict[str, bool] | None] = Field(
+        default_factory=dict, description="Phase ('run1.initial', 'run1.golden', 'run1.reset', ...) -> verdicts."
+    )
+    golden_actions: tuple[str, ...] = Field(default=(), description="The golden run's actions (run 1): a demonstration.")
+
+
+class _Reject(Exception):
+    def __init__(self, reason: ReasonCode, detail: str):
+        super().__init__(detail)
+        self.reason, self.detail = reason, detail
+
+
+def validate_task(task: Task, manager: "EnvironmentManager", config: ValidationConfig | None = None) -> ValidationResult:
+    """Run the acceptance rule on `task` in a fresh session of `manager`."""
+    from runtime.manager import EnvError, Lease, SessionSpec
+
+    config = config or ValidationConfig()
+    started = time.monotonic()
+    check = _Check(task, config)
+    try:
+        session = manager.request(SessionSpec.for_task(task, screenshots=False), Lease(seconds=config.lease_s))
+        try:
+            for run in range(1, config.runs + 1):
+                check.run(session, run)
+            check.compare_runs()
+        finally:
+            session.close()
+    except _Reject as rejection:
+        return check.result(started, rejection.reason, rejection.detail)
+    except (EnvError, SandboxError) as err:
+        return check.result(started, "env_error", f"environment: {err}")
+    except ValueError as err:  # raised by reset() for a task it cannot set up (bad seed, files, apps)
+        return check.result(started, "invalid_task", str(err))
+    return check.result(started, None, "")
+
+
+def validate_tasks(
+    tasks: Iterable[Task], manager: "EnvironmentManager", config: ValidationConfig | None = None, concurrency: int = 1
+) -> list[ValidationResult]:
+    """Validate many tasks, `concurrency` sessions at a time; results in the order of `tasks`."""
+    tasks = list(tasks)
+    with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="validate") as pool:
+        return list(pool.map(lambda t: validate_task(t, manager, config), tasks))
+
+
+class _Check:
+    """The evidence gathered while validating one task, and the rules applied to it."""
+
+    def __init__(self, task: Task, config: ValidationConfig):
+        self.task, self.config = task, config
+        self.verdicts: dict[str, dict[str, bool] | None] = {}
+        self.first_reset: tuple[dict, dict] | None = None
+        self.actions: tuple[str, ...] = ()
+
+    def run(self, session: "Session", run: int) -> None:
+        obs = self._reset(session, f"run {run}, first reset")
+        initial = self._verify(session, f"run{run}.initial")
+        if initial.success:
+            raise _Reject("verifier_true_on_initial", f"verify() succeeds before anything was done: verdicts {initial.verdicts}")
+        actions = self._golden(session, run, obs)
+        if run == 1:
+            self.actions = tuple(actions)
+        solved = self._verify(session, f"run{run}.golden")
+        if not solved.success or solved.reward < 1.0:
+            unmet = sorted(k for k, v in solved.verdicts.items() if not v)
+            raise _Reject("golden_fails", f"after the golden code (actions {actions}) criteria {unmet} are not met (reward {solved.reward:g})")
+        self._reset(session, f"run {run}, reset after the golden run")
+        after = self._verify(session, f"run{run}.reset")
+        if after.success:
+            raise _Reject("verifier_blind_to_reset", f"verify() still succeeds after reset restored the initial state: verdicts {after.verdicts}")
+
+    def compare_runs(self) -> None:
+        for phase, verdicts in self.verdicts.items():
+            if not phase.startswith("run1."):
+                continue
+            for run in range(2, self.config.runs + 1):
+                again = self.verdicts.get(phase.replace("run1.", f"run{run}.", 1))
+                if again != verdicts:
+                    raise _Reject("nondeterministic_verdicts", f"{phase.split('.', 1)[1]}: run 1 gave {verdicts}, run {run} gave {again}")
+
+    def result(self, started: float, reason: ReasonCode | None, detail: str) -> ValidationResult:
+        return ValidationResult(
+            task_id=self.task.id, accepted=reason is None, reason=reason, detail=detail,
+            seconds=time.monotonic() - started, verdicts=self.verdicts, golden_actions=self.actions,
+        )
+
+    # ---- phases ------------------------------------------------------------------------------
+    def _reset(self, session: "Session", what: str) -> "Observation":
+        obs = session.reset(self.task)
+        final = _final(session)
+        if self.first_reset is None:
+            self.first_reset = (final.state, final.files)
+            return obs
+        state, files = self.first_reset
+        if final.state != state:
+            raise _Reject("reset_not_exact", f"{what}: the state dump differs from the first reset's: {_diff(state, final.state)}")
+        if final.files != files:
+            raise _Reject("reset_not_exact", f"{what}: the workspace files differ from the first reset's")
+        return obs
+
+    def _verify(self, session: "Session", phase: str) -> Score:
+        run = run_verifier(self.task.verifier, _final(session), timeout_s=self.config.verifier_timeout_s,
+                           repeats=self.config.verifier_repeats)
+        _raise_for_error(run, phase)
+        if not run.consistent:
+            raise _Reject("nondeterministic_verdicts", f"{phase}: the same data gave {list(run.repeats)}")
+        self.verdicts[phase] = run.verdicts
+        try:
+            return score(self.task.criteria, run.verdicts)
+        except VerdictError as err:
+            raise _Reject("bad_output", f"{phase}: {err}") from err
+
+    def _golden(self, session: "Session", run: int, obs: "Observation") -> list[str]:
+        from runtime.golden import GoldenFailed, GoldenRunner
+        from runtime.manager import EnvError
+
+        runner = GoldenRunner(self.task.golden, apps=self.task.apps, timeout_s=self.config.golden_timeout_s)
+        actions: list[str] = []
+        try:
+            while not obs.done:
+                action = runner.next_action(obs)
+                if action is None:
+                    break
+                if len(actions) >= self.config.max_golden_steps:
+                    raise _Reject("golden_fails", f"the golden code took more than {self.config.max_golden_steps} actions")
+                actions.append(action)
+                obs = session.step(action, action_id=f"validate-{run}-{len(actions)}")
+        except GoldenFailed as err:
+            if isinstance(err.__cause__, (EnvError, SandboxError)):
+                raise err.__cause__  # the environment failed under the golden code: env_error, not a verdict
+            raise _Reject("golden_fails", f"{err} (after actions {actions})") from err
+        finally:
+            runner.close()
+        return actions
+
+
+def _raise_for_error(run: VerifierRun, phase: str) -> None:
+    if run.error is None and run.verdicts is not None:
+        return
+    reason = _ERROR_REASONS.get(run.error_kind or "crash", "verifier_crash")
+    raise _Reject(reason, f"{phase}: {run.error}")
+
+
+def _final(session: "Session") -> Final:
+    """The session's state now as a verifier sees it (the same data `Session.evaluate` builds)."""
+    from runtime.shell import read_files
+
+    backend, timeout = session.manager.backend, session.manager.deadlines.evaluate
+    state = {inst.app: backend.state(inst, timeout) for inst in session.instances}
+    return Final(state=state, initial_state=session.initial_state, answer=session.answer, files=read_files(session.workspace))
+
+
+def _diff(before: dict, after: dict) -> str:
+    """The first tables that differ between two state dumps, briefly."""
+    changed = []
+    for app in sorted(set(before) | set(after)):
+        tables_a, tables_b = before.get(app, {}), after.get(app, {})
+        changed += [f"{app}.{t}" for t in sorted(set(tables_a) | set(tables_b)) if tables_a.get(t) != tables_b.get(t)]
+    return "tables " + ", ".join(changed[:5]) if changed else "apps differ"

@@ -1,0 +1,1 @@
+"""Tests of factory/: sandbox, providers, review, validation."""
