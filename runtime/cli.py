@@ -1,0 +1,98 @@
+"""`gymfactory rollout`: run an agent on tasks, with a progress bar and a summary table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+console = Console()
+
+
+def register(root: typer.Typer) -> None:
+    root.command("rollout")(rollout_command)
+
+
+def rollout_command(
+    agent: str = typer.Option(..., "--agent", "-a", help="Agent name: golden, random, openai, anthropic."),
+    tasks: Path = typer.Option(..., "--tasks", "-t", help="A task .json, a .jsonl, or a folder of them."),
+    attempts: int = typer.Option(1, min=1, help="Attempts per task."),
+    concurrency: int = typer.Option(1, min=1, help="Attempts run at once (threads)."),
+    model: Optional[str] = typer.Option(None, help="Model name for LLM agents."),
+    form_factor: Optional[str] = typer.Option(None, "--form-factor", help="Override every task's form factor: desktop or mobile."),
+    store: Optional[str] = typer.Option(None, help="Trajectory store URL or SQLite path; default $GYMFACTORY_HOME/trajectories.db."),
+    screenshots: Optional[str] = typer.Option(None, help="Screenshot folder or fsspec URL; default $GYMFACTORY_HOME/objects."),
+    max_steps: int = typer.Option(30, min=1, help="Agent replies per attempt."),
+    seed: int = typer.Option(0, help="Seed of the random agent (offset by the attempt number)."),
+    vision: bool = typer.Option(True, help="Send screenshots to LLM agents."),
+) -> None:
+    """Run an agent on tasks; failures and env errors are results (exit code 0), only usage errors fail."""
+    from runtime.agents import AgentOptions, UnknownAgent, check_agent
+    from runtime.manager import EnvironmentManager
+    from factory.tasks.io import TaskFileError, load_tasks
+    from runtime.rollout import rollout
+    from runtime.store import TrajectoryStore
+
+    try:
+        check_agent(agent)
+    except UnknownAgent as err:
+        raise typer.BadParameter(str(err), param_hint="--agent") from None
+    if form_factor not in (None, "desktop", "mobile"):
+        raise typer.BadParameter("use desktop or mobile", param_hint="--form-factor")
+    try:
+        task_list = load_tasks(tasks)
+    except TaskFileError as err:
+        raise typer.BadParameter(str(err), param_hint="--tasks") from None
+    options = AgentOptions(model=model, seed=seed, vision=vision)
+    try:
+        from runtime.agents import make_agent
+
+        make_agent(agent, options).close()
+    except ValueError as err:  # e.g. an LLM agent without a model or key
+        raise typer.BadParameter(str(err), param_hint="--agent/--model") from None
+
+    total = len(task_list) * attempts
+    with Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        TextColumn("{task.fields[tally]}"), console=console, transient=False,
+    ) as progress:
+        bar = progress.add_task(f"{agent} on {len(task_list)} tasks", total=total, tally="")
+        tally = {"success": 0, "failure": 0, "env_error": 0}
+
+        def on_result(result, done: int, _total: int) -> None:
+            tally[result.status] += 1
+            text = f"[green]{tally['success']} ok[/] [red]{tally['failure']} fail[/] [yellow]{tally['env_error']} env_error[/]"
+            progress.update(bar, completed=done, tally=text)
+
+        with EnvironmentManager(screenshots=screenshots) as manager:
+            report = rollout(
+                task_list, agent, attempts, concurrency, options=options, max_steps=max_steps, manager=manager,
+                store=TrajectoryStore(store) if store else None, form_factor=form_factor, progress=on_result,
+            )
+    console.print(summary_table(report))
+    errors = [r for r in report.results if r.status == "env_error"]
+    for r in errors[:5]:
+        console.print(f"[yellow]env_error[/] {r.task_id} (attempt {r.attempt_id}): {r.error}")
+
+
+def summary_table(report) -> Table:
+    """Per-task and overall success rate and mean reward; env errors in their own column, outside the rates."""
+    table = Table(title=f"rollout: {report.agent} ({report.seconds:.1f}s)")
+    for col in ("task", "attempts", "success rate", "mean reward", "env errors"):
+        table.add_column(col, justify="left" if col == "task" else "right")
+
+    def row(label: str, s) -> None:
+        table.add_row(
+            label, str(s.attempts), f"{s.success_rate:.0%}" if s.scored else "-",
+            f"{s.mean_reward:.2f}" if s.scored else "-", f"[yellow]{s.env_errors}[/]" if s.env_errors else "0",
+        )
+
+    for s in report.by_task():
+        row(s.task_id, s)
+    table.add_section()
+    row("[bold]all[/]", report.overall())
+    return table

@@ -1,0 +1,48 @@
+"""Every hand-written task is well formed and its verifier does not succeed on the initial state."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from factory.tasks.io import load_tasks
+from factory.verifiers.sandbox import run_verifier
+from factory.verifiers.scoring import Final, score
+
+TASKS = Path(__file__).resolve().parents[1] / "fixtures" / "tasks"
+ALL = load_tasks(TASKS) + load_tasks(TASKS / "apps")
+
+
+@pytest.fixture(scope="module")
+def servers():
+    from mocked_apps.kit import AppServer
+    from mocked_apps.registry import resolve
+
+    started: dict[str, AppServer] = {}
+    try:
+        for app in sorted({a for t in ALL for a in t.apps}):
+            started[app] = AppServer(resolve(app)).start()
+        yield started
+    finally:
+        for server in started.values():
+            server.stop()
+
+
+def test_every_shipped_app_has_a_hand_written_task():
+    assert {"tests/fixtures/apps/notes", "mail", "calendar", "drive", "bank"} <= {a for t in ALL for a in t.apps}
+    assert len({t.id for t in ALL}) == len(ALL)
+    assert all(t.meta.provenance == "hand" and "def solve(env)" in t.golden for t in ALL)
+
+
+@pytest.mark.parametrize("task", ALL, ids=lambda t: t.id)
+def test_verifier_does_not_succeed_on_the_initial_state(servers, task):
+    state = {}
+    for app in task.apps:
+        admin = servers[app].admin
+        inst = admin.create(task.seed.get(app), task.clock) if app in task.seed or task.clock else admin.create()
+        state[app] = admin.state(inst["instance_id"])
+        admin.delete(inst["instance_id"])
+    run = run_verifier(task.verifier, Final(state=state, initial_state=state, answer=None))
+    assert run.error is None, run.error
+    assert score(task.criteria, run.verdicts).success is False

@@ -1,0 +1,1 @@
+"""Reusable test helpers (servers and fixtures shared by several test packages)."""
