@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from factory.providers.base import ProviderError
 from factory.worlds.builder import build_world
 from factory.worlds.catalog import PERSONAS, SCENARIOS
 from factory.worlds.model import World
@@ -66,8 +67,13 @@ def synthesize(
     config: SynthConfig,
     author: Author | None = None,
     on_task: Callable[[Task], None] | None = None,
+    failures: list[str] | None = None,
 ) -> list[Task]:
-    """`config.n` tasks, round-robin over families and worlds, deterministic for a seed."""
+    """`config.n` tasks, round-robin over families and worlds, deterministic for a seed.
+
+    A provider that fails on one task (ProviderError) costs that task only: the reason goes into
+    `failures` (when given; else the error is raised) and synthesis goes on.
+    """
     author = author or Author()
     families = select_families(config)
     pool = list(worlds(config))
@@ -86,7 +92,15 @@ def synthesize(
         if key in seen:
             continue
         seen.add(key)
-        task = build_task(family, req, world, author, key)
+        try:
+            task = build_task(family, req, world, author, key)
+        except ProviderError as err:
+            if failures is None:
+                raise
+            failures.append(f"{family.name} in {world.id}: {err}")
+            if len(failures) >= 3 and not tasks:  # the provider is down, not one bad answer
+                break
+            continue
         tasks.append(task)
         if on_task:
             on_task(task)

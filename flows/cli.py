@@ -1,0 +1,93 @@
+"""`gymfactory run` (the whole pipeline, offline by default) and `gymfactory flows serve` (deployments for the UI)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+console = Console()
+flows_app = typer.Typer(help="Prefect flows: serve them as deployments for the Prefect UI.", no_args_is_help=True)
+
+
+def _prefect_defaults() -> None:
+    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "180")  # 2 busy cores start it slowly
+    os.environ.setdefault("PREFECT_HOME", str(Path(os.environ.get("GYMFACTORY_HOME", Path.home() / ".gymfactory")) / "prefect"))
+
+
+def run(
+    out: Path = typer.Option(Path("runs/latest"), help="Output folder; rerunning with the same folder resumes."),
+    tasks: int = typer.Option(72, help="Tasks to synthesize before validation."),
+    concurrency: int = typer.Option(4, help="Browser sessions at once."),
+    seed: int = typer.Option(0, help="Seed of worlds and synthesis."),
+    provider: str = typer.Option("template", help="'template' (offline) or an LLM provider (openai, anthropic)."),
+    agent: list[str] = typer.Option(["golden", "random"], help="Agents to roll out on the accepted tasks."),
+    train: bool = typer.Option(False, help="Add a short GRPO training stage and roll out the trained policy."),
+    fresh: bool = typer.Option(False, help="Start over instead of resuming finished stages."),
+    verbose: bool = typer.Option(False, help="Show Prefect's logs."),
+) -> None:
+    """Run the whole pipeline: worlds, tasks, validation, review, rollouts, dataset, report."""
+    _prefect_defaults()
+    if not verbose:
+        os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+    from flows.artifacts import listen
+    from flows.config import PipelineConfig
+    from flows.pipeline import pipeline
+
+    config = PipelineConfig(out=out, tasks=tasks, concurrency=concurrency, seed=seed, provider=provider,
+                            agents=tuple(agent), train=train, fresh=fresh)
+    console.print(f"[bold]gymfactory run[/bold] -> {out}  (Prefect UI: set PREFECT_API_URL to watch; see README)")
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console) as bars:
+        shown: dict[str, int] = {}
+
+        def on_progress(key: str, description: str, done: int, total: int) -> None:
+            if key not in shown:
+                shown[key] = bars.add_task(description, total=total)
+            bars.update(shown[key], completed=done, total=total)
+
+        listen(on_progress)
+        report = pipeline(config)
+    _summary(report)
+    console.print(f"report: {out / 'report.md'}  dataset: {out / 'dataset'}")
+
+
+def _summary(report: dict) -> None:
+    stages = report["stages"]
+    table = Table("stage", "result", "seconds", title="gymfactory run")
+    for stage, s in stages.items():
+        shown = ", ".join(f"{k}={v}" for k, v in s.items() if k not in ("seconds", "agents", "reasons", "findings", "difficulty", "path"))
+        table.add_row(stage, shown, f"{s['seconds']:.1f}")
+    console.print(table)
+    for stage in ("rollouts", "rollouts_trained"):
+        if stage in stages:
+            agents = Table("agent", "attempts", "success rate", "mean reward", "env errors", title=stage)
+            for a in stages[stage]["agents"]:
+                agents.add_row(a["agent"], str(a["attempts"]), f"{a['success_rate']:.2f}", f"{a['mean_reward']:.2f}", str(a["env_errors"]))
+            console.print(agents)
+    console.print(f"[bold]{report['accepted_tasks']}[/bold] accepted tasks")
+
+
+@flows_app.command("serve")
+def serve(
+    name: str = typer.Option("gymfactory", help="Deployment name (each flow gets one)."),
+) -> None:
+    """Register every flow as a deployment and serve them; start runs from the Prefect UI."""
+    _prefect_defaults()
+    from prefect import serve as prefect_serve
+
+    from flows import deployable
+
+    if not os.environ.get("PREFECT_API_URL"):
+        console.print("[yellow]PREFECT_API_URL is not set: start `prefect server start` and export "
+                      "PREFECT_API_URL=http://127.0.0.1:4200/api to see these deployments in the UI.[/yellow]")
+    prefect_serve(*(f.to_deployment(name=name) for f in deployable()))
+
+
+def register(root: typer.Typer) -> None:
+    root.command("run")(run)
+    root.add_typer(flows_app, name="flows")

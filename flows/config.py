@@ -1,0 +1,37 @@
+"""One typed config for the pipeline; the CLI (`gymfactory run`) and the Prefect UI read the same model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from factory.worlds.catalog import PERSONAS, SCENARIOS
+
+
+class PipelineConfig(BaseModel):
+    """The whole pipeline: worlds -> tasks -> validation -> review -> rollouts -> dataset -> report."""
+
+    model_config = ConfigDict(frozen=True)
+
+    out: Path = Field(default=Path("runs/latest"), description="Output folder; a rerun with the same folder resumes.")
+    personas: tuple[str, ...] = Field(default=tuple(PERSONAS), description="Shipped personas to build worlds from.")
+    scenarios: tuple[str, ...] = Field(default=tuple(SCENARIOS), description="Shipped scenarios to build worlds from.")
+    worlds_per_pair: int = Field(default=1, ge=1, description="Worlds per persona x scenario.")
+    tasks: int = Field(default=72, ge=1, description="Tasks to synthesize before validation.")
+    families: tuple[str, ...] | None = Field(default=None, description="Only these task families (default: all).")
+    provider: str = Field(default="template", description="Who writes golden/verifier code and reviews: 'template' (offline) or an LLM provider.")
+    seed: int = Field(default=0, description="Seed of worlds and synthesis; same seed, same tasks.")
+    validation_runs: int = Field(default=2, ge=1, description="Full validation runs per task; verdicts must repeat.")
+    concurrency: int = Field(default=4, ge=1, le=16, description="Browser sessions at once (validation and rollouts).")
+    batch: int = Field(default=6, ge=1, description="Tasks per Prefect task (keep Prefect tasks coarse).")
+    agents: tuple[str, ...] = Field(default=("golden", "random"), description="Agents rolled out on the accepted tasks.")
+    attempts: int = Field(default=1, ge=1, description="Attempts per task and agent.")
+    max_steps: int = Field(default=15, ge=1, description="Step limit of a rollout attempt.")
+    easy_above: float = Field(default=0.5, ge=0, le=1, description="Drop tasks the random agent solves more often than this.")
+    train: bool = Field(default=False, description="Run a short GRPO training stage and roll out the trained policy.")
+    fresh: bool = Field(default=False, description="Ignore finished stages in `out` and start over.")
+
+
+StageName = Literal["worlds", "synthesize", "validate", "review", "rollouts", "dataset", "report"]

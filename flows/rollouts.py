@@ -1,0 +1,94 @@
+"""Flow: roll agents out on the reviewed tasks (evaluation and data collection), then the difficulty filter."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from prefect import flow, task
+from prefect.cache_policies import NONE
+from prefect.task_runners import ThreadPoolTaskRunner
+
+from factory.tasks.io import load_tasks, save_tasks
+from factory.tasks.schema import Task
+from runtime.agents import AgentOptions
+from runtime.rollout import AttemptResult, RolloutReport, rollout
+from runtime.store import TrajectoryStore
+
+from . import runtime
+from .artifacts import ProgressArtifact, table
+from .config import PipelineConfig
+from .workdir import Workdir
+
+
+@task(name="rollout-batch", cache_policy=NONE)
+def rollout_batch(tasks: list[Task], agent: str, attempts: int, max_steps: int, store_url: str, model: str | None) -> list[AttemptResult]:
+    """Attempts of one agent at a batch of tasks, one browser slot at a time per attempt."""
+    store = TrajectoryStore(store_url)
+    try:
+        out: list[AttemptResult] = []
+        for t in tasks:
+            with runtime.browser_slot():
+                report = rollout([t], agent, attempts, 1, options=AgentOptions(model=model), max_steps=max_steps,
+                                 manager=runtime.current(), store=store)
+            out.extend(report.results)
+        return out
+    finally:
+        store.close()
+
+
+def summarize(agent: str, results: list[AttemptResult]) -> dict:
+    """Success over scored attempts; env errors counted apart (never failures)."""
+    scored = [r for r in results if r.status != "env_error"]
+    return {"agent": agent, "attempts": len(results), "scored": len(scored), "successes": sum(r.success for r in scored),
+            "success_rate": round(sum(r.success for r in scored) / len(scored), 3) if scored else 0.0,
+            "mean_reward": round(sum(r.reward for r in scored) / len(scored), 3) if scored else 0.0,
+            "env_errors": len(results) - len(scored)}
+
+
+@flow(name="rollouts", log_prints=True, task_runner=ThreadPoolTaskRunner(max_workers=16))
+def rollouts_flow(config: PipelineConfig, tasks_file: str = "tasks/reviewed.jsonl", agents: tuple[str, ...] | None = None,
+                  model: str | None = None, stage: str = "rollouts") -> dict:
+    """Each agent attempts every task; results in rollouts/<agent>.jsonl, trajectories in rollouts/trajectories.db."""
+    wd, started = Workdir(config.out), time.monotonic()
+    source = wd.path(*tasks_file.split("/"))
+    agents = agents or config.agents
+    inputs = [Workdir.fingerprint(source.read_text()), agents, config.attempts, config.max_steps, model]
+    if (done := wd.done(stage, inputs)) is not None:
+        print(f"{stage}: already done, skipping")
+        return done
+    tasks = load_tasks(source) if source.stat().st_size else []
+    store_url = str(wd.path("rollouts", "trajectories.db"))
+    TrajectoryStore(store_url).close()  # create the tables once, before batches open it from several threads
+    by_agent: dict[str, list[AttemptResult]] = {}
+    with runtime.environment(config.concurrency):
+        for agent in agents:
+            progress = ProgressArtifact(f"{stage}-{agent}-progress", len(tasks), f"Tasks attempted by {agent}")
+            batches = [tasks[i : i + config.batch] for i in range(0, len(tasks), config.batch)]
+            steps = max(config.max_steps, 60) if agent == "golden" else config.max_steps  # the oracle runs to its end
+            futures = [rollout_batch.submit(b, agent, config.attempts, steps, store_url, model) for b in batches]
+            results: list[AttemptResult] = []
+            for f, b in zip(futures, batches):
+                results.extend(f.result())
+                progress.advance(len(b))
+            by_agent[agent] = results
+            wd.path("rollouts", f"{agent}.jsonl").write_text("".join(r.model_dump_json() + "\n" for r in results))
+    rows = [summarize(a, r) for a, r in by_agent.items()]
+    table(f"{stage}-by-agent", rows, "Rollout success by agent (env errors apart, never counted as failures)")
+    summary = {"agents": rows}
+    if stage == "rollouts" and "random" in by_agent:
+        summary["difficulty"] = _difficulty_filter(wd, tasks, by_agent["random"], config.easy_above)
+    return wd.finish(stage, inputs, summary, time.monotonic() - started)
+
+
+def _difficulty_filter(wd: Workdir, tasks: list[Task], random_results: list[AttemptResult], easy_above: float) -> dict:
+    """Drop tasks the random (reference) agent solves too often: tasks/final.jsonl."""
+    rate: dict[str, list[bool]] = {}
+    for r in random_results:
+        if r.status != "env_error":
+            rate.setdefault(r.task_id, []).append(r.success)
+    easy = {t for t, s in rate.items() if s and sum(s) / len(s) > easy_above}
+    final = [t for t in tasks if t.id not in easy]
+    save_tasks(final, wd.path("tasks", "final.jsonl"))
+    wd.path("tasks", "too_easy.json").write_text(json.dumps(sorted(easy)))
+    return {"kept": len(final), "too_easy": len(easy)}

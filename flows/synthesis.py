@@ -1,0 +1,45 @@
+"""Flow: synthesize tasks (requirements first; golden and verifier code apart)."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+
+from prefect import flow
+
+from factory.providers import get_provider
+from factory.tasks.io import save_tasks
+from factory.tasks.llm_author import LLMAuthor
+from factory.tasks.synthesize import Author, SynthConfig, synthesize
+
+from .artifacts import table
+from .config import PipelineConfig
+from .workdir import Workdir
+
+
+class SynthesisFailed(RuntimeError):
+    """No task could be written (e.g. the provider is unreachable); the message has its reason."""
+
+
+@flow(name="synthesize-tasks", log_prints=True)
+def synthesis_flow(config: PipelineConfig) -> dict:
+    """worlds -> tasks/synthesized.jsonl."""
+    wd, started = Workdir(config.out), time.monotonic()
+    inputs = [config.tasks, config.families, config.provider, config.seed, config.personas, config.scenarios, config.worlds_per_pair]
+    if (done := wd.done("synthesize", inputs)) is not None:
+        print(f"synthesize: already done ({done['tasks']} tasks), skipping")
+        return done
+    author = Author() if config.provider == "template" else LLMAuthor(get_provider(config.provider))
+    synth = SynthConfig(n=config.tasks, personas=config.personas, scenarios=config.scenarios, worlds_per_pair=config.worlds_per_pair,
+                        families=config.families, seed=config.seed)
+    failures: list[str] = []
+    tasks = synthesize(synth, author, failures=failures)
+    if failures:
+        wd.path("tasks", "synthesis_failures.txt").write_text("\n".join(failures) + "\n")
+    if not tasks:
+        raise SynthesisFailed(f"task synthesis produced no task; first failure: {failures[0] if failures else 'none'}")
+    save_tasks(tasks, wd.path("tasks", "synthesized.jsonl"))
+    families = Counter(t.meta.family for t in tasks)
+    table("synthesized-by-family", [{"family": f, "tasks": n} for f, n in sorted(families.items())], "Synthesized tasks per family")
+    summary = {"tasks": len(tasks), "failures": len(failures), "cross_app": sum(t.meta.cross_app for t in tasks), "families": len(families)}
+    return wd.finish("synthesize", inputs, summary, time.monotonic() - started)

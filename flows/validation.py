@@ -1,0 +1,83 @@
+"""Flow: validate every synthesized task by execution; resumable task by task."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter, defaultdict
+
+from prefect import flow, task
+from prefect.cache_policies import NONE
+from prefect.task_runners import ThreadPoolTaskRunner
+
+from factory.tasks.io import load_tasks, save_tasks
+from factory.tasks.schema import Task
+from factory.verifiers.validate import ValidationConfig, ValidationResult, validate_task
+
+from . import runtime
+from .artifacts import ProgressArtifact, table
+from .config import PipelineConfig
+from .workdir import Workdir
+
+
+@task(name="validate-batch", cache_policy=NONE)
+def validate_batch(tasks: list[Task], runs: int) -> list[ValidationResult]:
+    """Validate a batch of tasks, one browser slot per task."""
+    config, out = ValidationConfig(runs=runs), []
+    for t in tasks:
+        with runtime.browser_slot():
+            out.append(validate_task(t, runtime.current(), config))
+    return out
+
+
+@flow(name="validate-tasks", log_prints=True, task_runner=ThreadPoolTaskRunner(max_workers=16))
+def validation_flow(config: PipelineConfig) -> dict:
+    """tasks/synthesized.jsonl -> tasks/validation.jsonl (every verdict) and tasks/accepted.jsonl."""
+    wd, started = Workdir(config.out), time.monotonic()
+    synthesized = wd.path("tasks", "synthesized.jsonl")
+    inputs = [Workdir.fingerprint(synthesized.read_text()), config.validation_runs]
+    if (done := wd.done("validate", inputs)) is not None:
+        print(f"validate: already done ({done['accepted']} accepted), skipping")
+        return done
+    tasks = load_tasks(synthesized)
+    results_file = wd.path("tasks", "validation.jsonl")
+    results: dict[str, ValidationResult] = {}
+    if results_file.is_file():  # resume: keep verdicts, re-run environment errors
+        for line in results_file.read_text().splitlines():
+            r = ValidationResult.model_validate_json(line)
+            if r.reason != "env_error":
+                results[r.task_id] = r
+    todo = [t for t in tasks if t.id not in results]
+    print(f"validate: {len(results)} verdicts kept, {len(todo)} tasks to validate")
+    progress = ProgressArtifact("validation-progress", len(todo), "Tasks validated")
+    with runtime.environment(config.concurrency), open(results_file, "a") as sink:
+        batches = [todo[i : i + config.batch] for i in range(0, len(todo), config.batch)]
+        futures = [validate_batch.submit(b, config.validation_runs) for b in batches]
+        for future in futures:
+            for r in future.result():
+                sink.write(r.model_dump_json() + "\n")
+                sink.flush()
+                results[r.task_id] = r
+                progress.advance()
+    ordered = [results[t.id] for t in tasks if t.id in results]
+    accepted = [t for t in tasks if t.id in results and results[t.id].accepted]
+    save_tasks(accepted, wd.path("tasks", "accepted.jsonl"))
+    # demonstrations: the golden run's actions, in the agent's own action language
+    wd.path("tasks", "demonstrations.jsonl").write_text(
+        "".join(json.dumps({"task_id": r.task_id, "actions": list(r.golden_actions)}) + "\n" for r in ordered if r.accepted))
+    family = {t.id: t.meta.family for t in tasks}
+    by_family: dict[str, Counter] = defaultdict(Counter)
+    for r in ordered:
+        by_family[family[r.task_id]]["accepted" if r.accepted else "rejected"] += 1
+    table("validation-by-family", [{"family": f, "accepted": c["accepted"], "rejected": c["rejected"]} for f, c in sorted(by_family.items())],
+          "Validation by execution, per family")
+    reasons = Counter(r.reason for r in ordered if not r.accepted)
+    table("validation-rejections", [{"reason": k, "tasks": v} for k, v in reasons.most_common()], "Rejected tasks by reason")
+    env_errors = reasons.get("env_error", 0)
+    summary = {"validated": len(ordered), "accepted": len(accepted), "rejected": len(ordered) - len(accepted),
+               "reasons": dict(reasons), "env_errors": env_errors,
+               "mean_seconds": round(sum(r.seconds for r in ordered) / max(1, len(ordered)), 2)}
+    if env_errors:  # infrastructure faults are not verdicts: leave the stage open so a rerun retries them
+        print(f"validate: {env_errors} environment errors; rerun to retry them")
+        return summary
+    return wd.finish("validate", inputs, summary, time.monotonic() - started)

@@ -1,0 +1,61 @@
+"""The pipeline flow at toy scale under a real Prefect server: runs, states, artifacts, failure and resume."""
+
+from __future__ import annotations
+
+import json
+
+import datasets
+import pytest
+from prefect.client.orchestration import get_client
+
+from flows.config import PipelineConfig
+from flows.pipeline import pipeline
+from tests.support.scripted_llm import Reply, ScriptedLLM
+
+TOY = dict(tasks=3, families=("drive.rename_document", "mail.star_invoice_email", "calendar.rsvp_yes"),
+           personas=("alex",), scenarios=("month_end",), validation_runs=1, concurrency=2, batch=2,
+           agents=("golden", "random"), max_steps=6, easy_above=0.5)
+
+
+def _runs(client, name: str):
+    return [r for r in client.read_flow_runs() if r.name and r.flow_id in {f.id for f in client.read_flows() if f.name == name}]
+
+
+def test_toy_pipeline_records_runs_states_and_artifacts(prefect_server, tmp_path):
+    config = PipelineConfig(out=tmp_path / "run", **TOY)
+    report = pipeline(config)
+    assert report["stages"]["validate"]["accepted"] >= 2
+    assert (tmp_path / "run" / "report.md").read_text().startswith("# gymfactory run")
+    assert json.loads((tmp_path / "run" / "report.json").read_text())["accepted_tasks"] == report["accepted_tasks"]
+    ds = datasets.load_dataset(str(tmp_path / "run" / "dataset"), split="train")
+    assert len(ds) == report["accepted_tasks"] and "instruction" in ds.column_names
+
+    with get_client(sync_client=True) as client:
+        flows = {f.id: f.name for f in client.read_flows()}
+        runs = client.read_flow_runs()
+        names = {flows[r.flow_id] for r in runs}
+        assert {"pipeline", "worlds", "synthesize-tasks", "validate-tasks", "review-tasks", "rollouts", "export-dataset", "report"} <= names
+        parent = next(r for r in runs if flows[r.flow_id] == "pipeline")
+        assert parent.state.is_completed()
+        children = [r for r in runs if r.parent_task_run_id and flows[r.flow_id] != "pipeline"]
+        assert children and all(r.state.is_completed() for r in children)
+        keys = {a.key for a in client.read_artifacts()}
+        assert {"validation-by-family", "rollouts-by-agent", "dataset-folder", "run-report", "validation-progress"} <= keys
+
+
+def test_failing_stage_marks_the_run_failed_keeps_outputs_and_resumes(prefect_server, tmp_path, monkeypatch):
+    out = tmp_path / "run"
+    with ScriptedLLM([Reply(text="overloaded", status=500)] * 40) as llm:
+        monkeypatch.setenv("OPENAI_BASE_URL", llm.openai_base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "test")
+        failing = PipelineConfig(out=out, provider="openai", **{**TOY, "tasks": 1, "agents": ()})
+        state = pipeline(failing, return_state=True)
+    assert state.is_failed()
+    assert "no task" in state.message or "provider" in str(state.result(raise_on_failure=False))
+    worlds_marker = out / "stages" / "worlds.json"
+    assert worlds_marker.is_file() and list((out / "worlds").glob("*.json"))
+    first = worlds_marker.read_text()
+
+    resumed = pipeline(PipelineConfig(out=out, **{**TOY, "tasks": 1, "agents": ()}))
+    assert worlds_marker.read_text() == first  # the finished stage was not run again
+    assert resumed["stages"]["synthesize"]["tasks"] == 1
