@@ -28,6 +28,8 @@ class PipelineConfig(BaseModel):
     batch: int = Field(default=6, ge=1, description="Tasks per Prefect task (keep Prefect tasks coarse).")
     agents: tuple[str, ...] = Field(default=("golden", "random"), description="Agents rolled out on the accepted tasks.")
     attempts: int = Field(default=1, ge=1, description="Attempts per task and agent.")
+    golden_sample: int | None = Field(default=16, ge=1, description="Roll the golden agent out on at most this many tasks "
+                                      "(validation already ran it on every task); None for all.")
     max_steps: int = Field(default=15, ge=1, description="Step limit of a rollout attempt.")
     easy_above: float = Field(default=0.5, ge=0, le=1, description="Drop tasks the random agent solves more often than this.")
     train: bool = Field(default=False, description="Run a short GRPO training stage and roll out the trained policy.")

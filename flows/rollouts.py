@@ -53,7 +53,7 @@ def rollouts_flow(config: PipelineConfig, tasks_file: str = "tasks/reviewed.json
     wd, started = Workdir(config.out), time.monotonic()
     source = wd.path(*tasks_file.split("/"))
     agents = agents or config.agents
-    inputs = [Workdir.fingerprint(source.read_text()), agents, config.attempts, config.max_steps, model]
+    inputs = [Workdir.fingerprint(source.read_text()), agents, config.attempts, config.max_steps, config.golden_sample, model]
     if (done := wd.done(stage, inputs)) is not None:
         print(f"{stage}: already done, skipping")
         return done
@@ -63,8 +63,9 @@ def rollouts_flow(config: PipelineConfig, tasks_file: str = "tasks/reviewed.json
     by_agent: dict[str, list[AttemptResult]] = {}
     with runtime.environment(config.concurrency):
         for agent in agents:
-            progress = ProgressArtifact(f"{stage}-{agent}-progress", len(tasks), f"Tasks attempted by {agent}")
-            batches = [tasks[i : i + config.batch] for i in range(0, len(tasks), config.batch)]
+            mine = tasks[: config.golden_sample] if agent == "golden" and config.golden_sample else tasks
+            progress = ProgressArtifact(f"{stage}-{agent}-progress", len(mine), f"Tasks attempted by {agent}")
+            batches = [mine[i : i + config.batch] for i in range(0, len(mine), config.batch)]
             steps = max(config.max_steps, 60) if agent == "golden" else config.max_steps  # the oracle runs to its end
             futures = [rollout_batch.submit(b, agent, config.attempts, steps, store_url, model) for b in batches]
             results: list[AttemptResult] = []

@@ -1,0 +1,156 @@
+"""Runtime speed: reset-to-task and step p50/p99 (screenshot + accessibility tree included), aggregate steps/s at several concurrencies, and re-prefilled prompt tokens of a 30-step episode, windowed vs last-k. Targets: reset p50 < 100 ms; step p50 < 150 ms; windowed prefill at least 3x below last-k."""
+
+from __future__ import annotations
+
+import json
+import re
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from factory.tasks.schema import Task
+from runtime.backends.local import LocalBackend
+from runtime.manager import EnvironmentManager, Lease, SessionSpec
+
+NOTES_FIXTURE = str(Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "apps" / "notes")
+RESET_TARGET_MS = 100.0
+STEP_TARGET_MS = 150.0
+PREFILL_TARGET_RATIO = 3.0
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+def bench_task(app: str, form_factor: str = "desktop") -> Task:
+    """A task on `app` whose verifier only reads the dump (speed is what is measured here)."""
+    return Task(
+        id="bench.runtime", apps=(app,), form_factor=form_factor, instruction="Look around, then answer done.",
+        criteria=[{"id": "answered", "description": "the agent answered done"}],
+        verifier="def verify(final):\n    return {'answered': final.answer == 'done'}\n",
+        golden="def solve(env):\n    env.answer('done')\n", meta={"family": "bench.runtime", "provenance": "hand"},
+    )
+
+
+def _ms(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return round(1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
+
+
+def _timed(fn, n: int) -> list[float]:
+    out = []
+    for _ in range(n):
+        began = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - began)
+    return out
+
+
+def _throughput(manager: EnvironmentManager, task: Task, sessions: int, steps: int, screenshots: bool) -> float:
+    """Aggregate steps per second of `sessions` concurrent sessions, each taking `steps` navigating clicks."""
+    opened = [manager.request(SessionSpec.for_task(task, screenshots=screenshots), Lease(seconds=600)) for _ in range(sessions)]
+    ready = threading.Barrier(sessions + 1)
+    errors: list[BaseException] = []
+
+    def drive(session):
+        session.reset(task)
+        ready.wait()
+        try:
+            for i in range(steps):
+                session.step("click(1)" if i % 2 else "scroll(0, 200)")
+        except BaseException as err:  # reported after the run
+            errors.append(err)
+
+    threads = [threading.Thread(target=drive, args=(s,)) for s in opened]
+    [t.start() for t in threads]
+    ready.wait()
+    began = time.perf_counter()
+    [t.join() for t in threads]
+    wall = time.perf_counter() - began
+    for session in opened:
+        session.close()
+    if errors:
+        raise errors[0]
+    return sessions * steps / wall
+
+
+def _prefill(manager: EnvironmentManager, task: Task, episode_steps: int) -> dict | None:
+    """Re-prefilled prompt tokens over a real `episode_steps`-step episode, windowed vs last-k (R2's harness)."""
+    try:
+        from runtime.harness import Harness, prefill_tokens
+    except ImportError:
+        return None
+    count = lambda text: len(_TOKEN.findall(text))  # noqa: E731 - a tokenizer-free word/punctuation count
+    session = manager.request(SessionSpec.for_task(task), Lease(seconds=600))
+    harness = Harness(task.instruction, task.form_factor, vision=True, images=manager.screenshots)
+    obs = session.reset(task)
+    script = ["click(3)", 'fill(4, "Draft")', "click(2)", "scroll(0, 300)", "click(5)", "back()"]
+    for i in range(episode_steps):
+        action = script[i % len(script)]
+        harness.record(obs, f"Step {i}: the page shows what I need next, so I act.\n{action}")
+        obs = session.step(action)
+    session.close()
+    out = {}
+    for label, image_tokens in (("text", 0), ("vision", None)):
+        kw = {} if image_tokens is None else {"image_tokens": image_tokens}
+        window = prefill_tokens(harness, "window", count, **kw)
+        last_k = prefill_tokens(harness, "last_k", count, **kw)
+        out[label] = {"window": window, "last_k": last_k, "ratio": round(last_k / max(window, 1), 2)}
+    return out
+
+
+def main(
+    resets: Annotated[int, typer.Option(help="Resets to time (one session, warm pool).")] = 40,
+    steps: Annotated[int, typer.Option(help="Steps to time for each step kind.")] = 40,
+    concurrency: Annotated[str, typer.Option(help="Comma-separated session counts for the throughput runs.")] = "1,4,8,16",
+    steps_per_session: Annotated[int, typer.Option(help="Steps each session takes in a throughput run.")] = 20,
+    episode_steps: Annotated[int, typer.Option(help="Length of the episode for prefill accounting.")] = 30,
+    app: Annotated[str, typer.Option(help="App name or package folder; default: the notes fixture app.")] = NOTES_FIXTURE,
+    form_factor: Annotated[str, typer.Option(help="desktop or mobile.")] = "desktop",
+    out: Annotated[Path | None, typer.Option(help="Write the numbers as JSON here.")] = None,
+) -> None:
+    console = Console()
+    task = bench_task(app, form_factor)
+    levels = [int(c) for c in concurrency.split(",") if c.strip()]
+    backend = LocalBackend(pool_size=max(levels + [4]))
+    shots = tempfile.TemporaryDirectory(prefix="gym-bench-shots-")
+    with shots, EnvironmentManager(backend=backend, screenshots=shots.name) as manager:
+        backend.warm(app, None, None)
+        session = manager.request(SessionSpec.for_task(task), Lease(seconds=600))
+        session.reset(task)  # starts the server and the browser: not timed
+        reset_s = _timed(lambda: session.reset(task), resets)
+        noop_s = _timed(lambda: session.step("wait(0)"), steps)
+        click_s = _timed(lambda: session.step("click(1)"), steps)  # the app bar's brand link: a full page load
+        fill_s = _timed(lambda: session.step("scroll(0, 100)"), steps)
+        session.close()
+        throughput = {c: round(_throughput(manager, task, c, steps_per_session, True), 1) for c in levels}
+        prefill = _prefill(manager, task, episode_steps)
+    result = {
+        "app": app.rsplit("/", 1)[-1],
+        "form_factor": form_factor,
+        "reset_p50_ms": _ms(reset_s, 0.5), "reset_p99_ms": _ms(reset_s, 0.99),
+        "step_noop_p50_ms": _ms(noop_s, 0.5), "step_noop_p99_ms": _ms(noop_s, 0.99),
+        "step_click_p50_ms": _ms(click_s, 0.5), "step_click_p99_ms": _ms(click_s, 0.99),
+        "step_scroll_p50_ms": _ms(fill_s, 0.5), "step_scroll_p99_ms": _ms(fill_s, 0.99),
+        "steps_per_s": throughput,
+        "prefill": prefill,
+    }
+    table = Table(title="gymfactory runtime")
+    for col in ("measure", "value", "target"):
+        table.add_column(col)
+    table.add_row("reset p50 / p99", f"{result['reset_p50_ms']} / {result['reset_p99_ms']} ms", f"p50 < {RESET_TARGET_MS:g} ms")
+    for kind in ("noop", "click", "scroll"):
+        table.add_row(f"step ({kind}) p50 / p99", f"{result[f'step_{kind}_p50_ms']} / {result[f'step_{kind}_p99_ms']} ms", f"p50 < {STEP_TARGET_MS:g} ms")
+    for c, rate in throughput.items():
+        table.add_row(f"steps/s at concurrency {c}", f"{rate}", "")
+    if prefill:
+        for label, row in prefill.items():
+            table.add_row(f"prefill {label} ({episode_steps} steps) window / last-k", f"{row['window']} / {row['last_k']} ({row['ratio']}x)", f">= {PREFILL_TARGET_RATIO:g}x")
+    else:
+        table.add_row("prefill window vs last-k", "runtime.harness not available", "")
+    console.print(table)
+    if out:
+        out.write_text(json.dumps(result, indent=2))

@@ -1,0 +1,98 @@
+"""The environment manager: `request(spec, lease)` hands out sessions; they `reset`, `observe`, `step`, `evaluate`.
+
+    manager = EnvironmentManager()                      # LocalBackend, screenshots under $GYMFACTORY_HOME/objects
+    session = manager.request(SessionSpec.for_task(task), Lease(seconds=600))
+    obs = session.reset(task)
+    obs = session.step('click(3)', action_id="a1-s1")
+    outcome = session.evaluate()
+    session.close()
+"""
+
+from __future__ import annotations
+
+import secrets
+import tempfile
+import threading
+from pathlib import Path
+
+from runtime.backends.base import Backend, DeadlineExceeded, EnvError, LeaseExpired
+from runtime.objectstore import ObjectStore
+from runtime.session import Deadlines, Lease, Outcome, Session, SessionSpec
+
+__all__ = [
+    "DeadlineExceeded",
+    "Deadlines",
+    "EnvError",
+    "EnvironmentManager",
+    "Lease",
+    "LeaseExpired",
+    "Outcome",
+    "Session",
+    "SessionSpec",
+]
+
+
+class EnvironmentManager:
+    """Sessions over one backend; a reaper gives back the instances of sessions whose lease expired."""
+
+    def __init__(
+        self,
+        backend: Backend | None = None,
+        screenshots: ObjectStore | str | Path | None = None,
+        deadlines: Deadlines | None = None,
+        workspace_root: Path | None = None,
+        axtree_lines: int = 400,
+        reap_every_s: float = 1.0,
+    ):
+        if backend is None:
+            from runtime.backends.local import LocalBackend
+
+            backend = LocalBackend()
+        self.backend = backend
+        self.screenshots = screenshots if isinstance(screenshots, ObjectStore) else ObjectStore(screenshots)
+        self.deadlines = deadlines or Deadlines()
+        self.workspace_root = Path(workspace_root or tempfile.mkdtemp(prefix="gym-workspaces-"))
+        self.axtree_lines = axtree_lines
+        self._sessions: dict[str, Session] = {}
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._reaper = threading.Thread(target=self._reap, args=(reap_every_s,), name="gym-lease-reaper", daemon=True)
+        self._reaper.start()
+
+    def request(self, spec: SessionSpec, lease: Lease | None = None) -> Session:
+        """A new session for `spec`; nothing is provisioned until its first `reset(task)`."""
+        session = Session(self, secrets.token_hex(8), spec, lease or Lease())
+        with self._lock:
+            self._sessions[session.id] = session
+        return session
+
+    def sessions(self) -> list[Session]:
+        with self._lock:
+            return list(self._sessions.values())
+
+    def close(self) -> None:
+        """Close every session and stop the backend."""
+        self._stop.set()
+        for session in self.sessions():
+            session.close()
+        self.backend.close()
+
+    def __enter__(self) -> "EnvironmentManager":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _forget(self, session: Session) -> None:
+        with self._lock:
+            self._sessions.pop(session.id, None)
+
+    def _reap(self, every: float) -> None:
+        while not self._stop.wait(every):
+            for session in self.sessions():
+                if session.expired and session._lock.acquire(blocking=False):
+                    try:
+                        if session.expired:
+                            session.close()
+                    finally:
+                        session._lock.release()

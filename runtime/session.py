@@ -1,0 +1,328 @@
+"""A session: one lease on a browser context and app instances, driven by reset / observe / step / evaluate."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import threading
+import time
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Iterator, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from factory.tasks.schema import Task
+from runtime import launcher
+from runtime.actions import Action, ActionParseError, Answer, Shell, parse_action
+from runtime.backends.base import BrowserPage, DeadlineExceeded, EnvError, Instance, LeaseExpired, PageSetup
+from runtime.backends.chromium import screenshot_png
+from runtime.execute import execute
+from runtime.observation import Observation
+from runtime.observe import snapshot
+from runtime.shell import WorkspaceError, read_files, run_shell, write_files
+
+if TYPE_CHECKING:
+    from runtime.manager import EnvironmentManager
+
+Status = Literal["success", "failure", "env_error"]
+
+
+class SessionSpec(BaseModel):
+    """What a session opens: its apps and form factor (fixed for the session's lifetime)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    apps: tuple[str, ...] = Field(min_length=1, description="App references, as the tasks name them.")
+    form_factor: Literal["desktop", "mobile"] = "desktop"
+    screenshots: bool = Field(default=True, description="False for text-only agents: no PNG per observation.")
+
+    @classmethod
+    def for_task(cls, task: Task, screenshots: bool = True) -> "SessionSpec":
+        return cls(apps=task.apps, form_factor=task.form_factor, screenshots=screenshots)
+
+
+class Lease(BaseModel):
+    """A session lives until `seconds` pass without an operation; then its instances are given back."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seconds: float = Field(default=900.0, gt=0)
+
+
+class Deadlines(BaseModel):
+    """Seconds each operation may take before it fails as DeadlineExceeded (env_error)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    reset: float = Field(default=30.0, gt=0, description="Provision instances, write files, open the first page.")
+    step: float = Field(default=30.0, gt=0, description="Apply one action and observe (a wait() counts).")
+    evaluate: float = Field(default=30.0, gt=0, description="Dump states and run the verifier.")
+    verifier: float = Field(default=10.0, gt=0, description="The verifier's own sandbox timeout.")
+    shell: float = Field(default=10.0, gt=0, description="One shell() command.")
+
+
+class Outcome(BaseModel):
+    """How an attempt ended; env_error means infrastructure failed and the attempt says nothing about the agent."""
+
+    model_config = ConfigDict(frozen=True)
+
+    status: Status
+    reward: float = 0.0
+    success: bool = False
+    verdicts: dict[str, bool] = Field(default_factory=dict)
+    error: str | None = None
+
+
+class _Deadline:
+    def __init__(self, what: str, seconds: float):
+        self.what, self.seconds, self.end = what, seconds, time.monotonic() + seconds
+
+    def remaining(self) -> float:
+        left = self.end - time.monotonic()
+        if left <= 0:
+            raise DeadlineExceeded(f"{self.what} passed its deadline of {self.seconds:g}s")
+        return left
+
+
+class Session:
+    """One agent's environment. Thread-safe: operations on a session are serialized."""
+
+    def __init__(self, manager: "EnvironmentManager", session_id: str, spec: SessionSpec, lease: Lease):
+        self.manager = manager
+        self.id = session_id
+        self.spec = spec
+        self.lease = lease
+        self.expires_at = time.monotonic() + lease.seconds
+        self.workspace = manager.workspace_root / session_id
+        self.task: Task | None = None
+        self.instances: list[Instance] = []
+        self.initial_state: dict[str, dict] = {}
+        self.answer: str | None = None
+        self.attempt = 0
+        self.fault: str | None = None
+        self.closed = False
+        self._page: BrowserPage | None = None
+        self._lock = threading.RLock()
+        self._step = 0
+        self._shots = 0
+        self._done = False
+        self._applied: dict[str, Observation] = {}
+        self._last: Observation | None = None
+        self._history_floor = 0
+
+    # ---- the four session operations ---------------------------------------------------------
+    def reset(self, task: Task) -> Observation:
+        """Fresh instances in the task's state, its workspace files, and the first page (launcher or the app)."""
+        if tuple(task.apps) != self.spec.apps or task.form_factor != self.spec.form_factor:
+            raise ValueError(f"task {task.id} needs {task.apps} on {task.form_factor}; this session is {self.spec.apps} on {self.spec.form_factor}")
+        with self._operation("reset", self.manager.deadlines.reset, resetting=True) as deadline:
+            previous, self.instances = self.instances, []
+            try:
+                snap = self._start(task, deadline)
+            finally:
+                self._give_back(previous)  # after the new first page is up: less contention on the way there
+            self._history_floor = snap["history"]  # back() never leaves this attempt's first page
+            return self._observation(snap, step=0)
+
+    def _start(self, task: Task, deadline: _Deadline) -> dict:
+        """Provision the task's instances and workspace, and open its first page; returns the page snapshot."""
+        self.task, self.answer, self.fault = task, None, None
+        self._step, self._done, self._applied, self.attempt = 0, False, {}, self.attempt + 1
+        backend = self.manager.backend
+        for app in task.apps:
+            self.instances.append(backend.acquire(app, task.seed.get(app), task.clock, deadline.remaining()))
+        self.initial_state = {
+            inst.app: inst.initial_state if inst.initial_state is not None else backend.state(inst, deadline.remaining())
+            for inst in self.instances
+        }
+        try:
+            write_files(self.workspace, task.files)
+        except WorkspaceError as err:
+            raise ValueError(f"task {task.id}: {err}") from err
+        page = self._ensure_page(deadline)
+        start = launcher.LAUNCHER_URL if len(self.instances) > 1 else self.instances[0].url
+
+        async def first_page(p):
+            await p.goto(start, wait_until="load")
+            return await self._grab(p)
+
+        return page.call(first_page, deadline.remaining())
+
+    def observe(self) -> Observation:
+        """The current page as an observation (same step index as the last one)."""
+        with self._operation("observe", self.manager.deadlines.step) as deadline:
+            self._require_task()
+            last = self._last
+            snap = self._page.call(self._grab, deadline.remaining())
+            return self._observation(snap, self._step, error=last.last_action_error if last else None, shell_output=last.shell_output if last else None)
+
+    def step(self, action: Action | str, action_id: str | None = None) -> Observation:
+        """Apply one action (text is parsed); a retried `action_id` returns the recorded observation, applied once."""
+        with self._lock:
+            if action_id is not None and action_id in self._applied:
+                return self._applied[action_id]
+            with self._operation("step", self.manager.deadlines.step) as deadline:
+                self._require_task()
+                index = self._step + 1
+                error, shell_output, snap = self._apply(action, deadline)
+                self._step = index
+                obs = self._observation(snap, index, error=error, shell_output=shell_output)
+                if action_id is not None:
+                    self._applied[action_id] = obs
+                return obs
+
+    def evaluate(self) -> Outcome:
+        """Run the task's verifier on the state now; infrastructure faults give env_error, never a zero reward."""
+        from factory.verifiers.sandbox import run_verifier
+        from factory.verifiers.scoring import Final, VerdictError, score
+
+        with self._lock:
+            if self.fault is not None:
+                return Outcome(status="env_error", error=self.fault)
+            try:
+                with self._operation("evaluate", self.manager.deadlines.evaluate) as deadline:
+                    task = self._require_task()
+                    backend = self.manager.backend
+                    state = {inst.app: backend.state(inst, deadline.remaining()) for inst in self.instances}
+                    final = Final(state=state, initial_state=self.initial_state, answer=self.answer, files=read_files(self.workspace))
+                    run = run_verifier(task.verifier, final, timeout_s=min(self.manager.deadlines.verifier, deadline.remaining()))
+                    if run.error is not None or run.verdicts is None:
+                        return Outcome(status="env_error", error=f"verifier: {run.error or 'no verdicts'}")
+                    try:
+                        result = score(task.criteria, run.verdicts)
+                    except VerdictError as err:
+                        return Outcome(status="env_error", error=f"verifier: {err}")
+            except EnvError as err:
+                return Outcome(status="env_error", error=str(err))
+            status: Status = "success" if result.success else "failure"
+            return Outcome(status=status, reward=result.reward, success=result.success, verdicts=result.verdicts)
+
+    def close(self) -> None:
+        """Give the instances back and close the browser context; idempotent."""
+        with self._lock:
+            if self.closed:
+                return
+            self._give_back()
+            if self._page is not None:
+                self._page.close(reuse=self.fault is None)
+                self._page = None
+            shutil.rmtree(self.workspace, ignore_errors=True)
+            self.manager._forget(self)
+            self.closed = True
+
+    @property
+    def expired(self) -> bool:
+        return time.monotonic() > self.expires_at
+
+    @property
+    def done(self) -> bool:
+        return self._done
+
+    # ---- internals ---------------------------------------------------------------------------
+    @contextmanager
+    def _operation(self, what: str, seconds: float, resetting: bool = False) -> Iterator[_Deadline]:
+        with self._lock:
+            if self.closed:
+                raise LeaseExpired(f"session {self.id} is closed (lease expired or closed); request a new one")
+            if self.expired:
+                self.close()
+                raise LeaseExpired(f"session {self.id}: lease of {self.lease.seconds:g}s expired")
+            if self.fault is not None and not resetting:
+                raise EnvError(f"session {self.id} failed earlier in this attempt: {self.fault}")
+            deadline = _Deadline(what, seconds)
+            try:
+                yield deadline
+                deadline.remaining()  # an operation that finished late still failed its deadline
+            except EnvError as err:
+                self.fault = f"{what}: {err}"
+                if self._page is not None and not isinstance(err, DeadlineExceeded):
+                    self._page.close(reuse=False)
+                    self._page = None  # the next reset opens a fresh context (the backend relaunches a dead browser)
+                raise
+            finally:
+                self.expires_at = time.monotonic() + self.lease.seconds
+
+    def _require_task(self) -> Task:
+        if self.task is None:
+            raise ValueError(f"session {self.id}: call reset(task) first")
+        return self.task
+
+    def _ensure_page(self, deadline: _Deadline) -> BrowserPage:
+        """The session's page, opened on first reset and reused by later ones (a new context costs ~10x a navigation)."""
+        if self._page is not None:
+            return self._page
+        multi = len(self.instances) > 1
+        labels = launcher.labels(self.instances)
+        ff = self.spec.form_factor
+        setup = PageSetup(
+            form_factor=ff,
+            init_script=launcher.dock_script(labels, ff) if multi else None,
+            route=launcher.LAUNCHER_ROUTE if multi else None,
+            serve=(lambda url: launcher.serve(url, self.instances, ff)) if multi else None,
+        )
+        self._page = self.manager.backend.open_page(setup, deadline.remaining())
+        return self._page
+
+    def _apply(self, action: Action | str, deadline: _Deadline) -> tuple[str | None, str | None, dict]:
+        """Run the action and snapshot the page; returns (error for the agent, shell output, snapshot)."""
+        error = shell_output = None
+        if isinstance(action, str):
+            try:
+                action = parse_action(action)
+            except ActionParseError as err:
+                action, error = None, str(err)
+        if action is None:
+            pass  # unparsable: the error is the feedback, the page is observed as it is
+        elif self._done:
+            error = "the episode is over (you already answered); no more actions are applied"
+        elif isinstance(action, Answer):
+            self.answer, self._done = action.text, True
+        elif isinstance(action, Shell):
+            if self.spec.form_factor != "desktop":
+                error = "shell() is only available on desktop; this is a mobile session"
+            else:
+                result = run_shell(action.command, self.workspace, min(self.manager.deadlines.shell, deadline.remaining()))
+                error, shell_output = result.error, result.output
+        else:
+            touch, floor = self.spec.form_factor == "mobile", self._history_floor
+
+            async def act_and_grab(page):
+                failed, snap = await execute(page, action, self._walk, touch, floor)
+                return failed, await self._grab(page, snap)
+
+            error, snap = self._page.call(act_and_grab, deadline.remaining())
+            return error, None, snap
+        return error, shell_output, self._page.call(self._grab, deadline.remaining())
+
+    async def _walk(self, page) -> dict:
+        return await snapshot(page, max_lines=self.manager.axtree_lines)
+
+    async def _grab(self, page, snap: dict | None = None) -> dict:
+        """Accessibility tree, URL, title and (unless turned off) the PNG of the page, in one pass on the browser loop."""
+        if snap is None and self.spec.screenshots:  # walk while the compositor paints
+            snap, png = await asyncio.gather(self._walk(page), screenshot_png(page))
+        else:
+            snap = snap if snap is not None else await self._walk(page)
+            png = await screenshot_png(page) if self.spec.screenshots else None
+        snap["png"] = None if snap["url"].startswith("chrome-error:") else png
+        return snap
+
+    def _observation(self, snap: dict, step: int, error: str | None = None, shell_output: str | None = None) -> Observation:
+        if snap["url"].startswith("chrome-error:"):
+            raise EnvError("app server unreachable: the page failed to load (the server may have died)")
+        key = None
+        if snap["png"] is not None:
+            self._shots += 1
+            key = self.manager.screenshots.put(f"{self.id}/{self.attempt}/{step:03d}-{self._shots}.png", snap["png"])
+        obs = Observation(
+            step=step, url=snap["url"], title=snap["title"], axtree=snap["axtree"], screenshot=key,
+            last_action_error=error, shell_output=shell_output, done=self._done,
+        )
+        self._last = obs
+        return obs
+
+    def _give_back(self, instances: list[Instance] | None = None) -> None:
+        if instances is None:
+            instances, self.instances = self.instances, []
+        for inst in instances:
+            self.manager.backend.release(inst)

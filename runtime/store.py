@@ -1,0 +1,176 @@
+"""The trajectory store: every attempt and each of its steps, written as they happen (SQLite or any SQLAlchemy URL)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field as PField, NaiveDatetime
+from sqlalchemy import JSON, Column, event
+from sqlmodel import Field, Session, SQLModel, create_engine, select
+
+from mocked_apps.registry import home
+from runtime.session import Outcome
+
+
+class AttemptRow(SQLModel, table=True):
+    """One attempt of one agent on one task."""
+
+    __tablename__ = "gym_attempt"
+    id: int | None = Field(default=None, primary_key=True)
+    task_id: str = Field(index=True)
+    agent: str = Field(index=True)
+    model: str | None = None
+    info: dict = Field(default_factory=dict, sa_column=Column(JSON))
+    started_at: NaiveDatetime
+    finished_at: NaiveDatetime | None = None
+    status: str | None = Field(default=None, index=True)
+    reward: float | None = None
+    success: bool | None = None
+    verdicts: dict = Field(default_factory=dict, sa_column=Column(JSON))
+    error: str | None = None
+    timings: dict = Field(default_factory=dict, sa_column=Column(JSON))
+
+
+class StepRow(SQLModel, table=True):
+    """One step of an attempt: what the agent saw, what it wrote, what happened."""
+
+    __tablename__ = "gym_step"
+    id: int | None = Field(default=None, primary_key=True)
+    attempt_id: int = Field(foreign_key="gym_attempt.id", index=True)
+    index: int
+    url: str = ""
+    axtree: str = ""
+    screenshot: str | None = None
+    raw_output: str | None = None
+    action: str | None = None
+    error: str | None = None
+    shell_output: str | None = None
+    latency_s: float | None = None
+    created_at: NaiveDatetime
+
+
+class StepRecord(BaseModel):
+    """A step as R2's rollout records it: the observation the agent acted on, its output, the parsed action."""
+
+    model_config = ConfigDict(frozen=True)
+
+    index: int
+    url: str = ""
+    axtree: str = ""
+    screenshot: str | None = PField(default=None, description="Object-store key of the observation's screenshot.")
+    raw_output: str | None = PField(default=None, description="The model's raw text for this step.")
+    action: str | None = PField(default=None, description="The parsed action, in its text form.")
+    error: str | None = PField(default=None, description="Parse error or the action's last_action_error.")
+    shell_output: str | None = None
+    latency_s: float | None = PField(default=None, description="Seconds the agent took to answer.")
+
+
+class AttemptRecord(BaseModel):
+    """An attempt as read back: identity, outcome (None while running), timings."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    task_id: str
+    agent: str
+    model: str | None
+    info: dict[str, Any]
+    started_at: datetime
+    finished_at: datetime | None
+    outcome: Outcome | None
+    timings: dict[str, float]
+
+
+def default_url() -> str:
+    """`$GYMFACTORY_HOME/trajectories.db` as a SQLite URL."""
+    return f"sqlite:///{home() / 'trajectories.db'}"
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+class TrajectoryStore:
+    """Attempts and steps in SQL; one row per step, committed at once, so a crash loses nothing written."""
+
+    TABLES = (AttemptRow.__table__, StepRow.__table__)
+
+    def __init__(self, url: str | Path | None = None):
+        url = str(url or default_url())
+        if "://" not in url:
+            url = f"sqlite:///{Path(url).resolve()}"
+        self.url = url
+        if url.startswith("sqlite:///"):
+            Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+            self.engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:
+            self.engine = create_engine(url, pool_pre_ping=True)
+        SQLModel.metadata.create_all(self.engine, tables=list(self.TABLES))
+
+    def start_attempt(self, task_id: str, agent: str, model: str | None = None, info: dict | None = None) -> int:
+        """A new attempt row; returns its id."""
+        with Session(self.engine) as db:
+            row = AttemptRow(task_id=task_id, agent=agent, model=model, info=info or {}, started_at=_now())
+            db.add(row)
+            db.commit()
+            return row.id
+
+    def add_step(self, attempt_id: int, step: StepRecord) -> None:
+        with Session(self.engine) as db:
+            db.add(StepRow(attempt_id=attempt_id, created_at=_now(), **step.model_dump()))
+            db.commit()
+
+    def finish_attempt(self, attempt_id: int, outcome: Outcome, timings: dict[str, float] | None = None) -> None:
+        with Session(self.engine) as db:
+            row = db.get(AttemptRow, attempt_id)
+            if row is None:
+                raise KeyError(f"no attempt {attempt_id}")
+            row.finished_at = _now()
+            row.status, row.reward, row.success = outcome.status, outcome.reward, outcome.success
+            row.verdicts, row.error, row.timings = dict(outcome.verdicts), outcome.error, dict(timings or {})
+            db.add(row)
+            db.commit()
+
+    def attempts(
+        self, task_id: str | None = None, agent: str | None = None, status: str | None = None, limit: int | None = None
+    ) -> list[AttemptRecord]:
+        """Attempts in the order they started, optionally filtered; unfinished ones have outcome None."""
+        query = select(AttemptRow).order_by(AttemptRow.id)
+        if task_id is not None:
+            query = query.where(AttemptRow.task_id == task_id)
+        if agent is not None:
+            query = query.where(AttemptRow.agent == agent)
+        if status is not None:
+            query = query.where(AttemptRow.status == status)
+        if limit is not None:
+            query = query.limit(limit)
+        with Session(self.engine) as db:
+            return [_record(row) for row in db.exec(query).all()]
+
+    def steps(self, attempt_id: int) -> list[StepRecord]:
+        with Session(self.engine) as db:
+            rows = db.exec(select(StepRow).where(StepRow.attempt_id == attempt_id).order_by(StepRow.index, StepRow.id)).all()
+            return [StepRecord.model_validate(row.model_dump(exclude={"id", "attempt_id", "created_at"})) for row in rows]
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def _record(row: AttemptRow) -> AttemptRecord:
+    outcome = None
+    if row.status is not None:
+        outcome = Outcome(
+            status=row.status, reward=row.reward or 0.0, success=bool(row.success), verdicts=row.verdicts or {}, error=row.error
+        )
+    return AttemptRecord(
+        id=row.id, task_id=row.task_id, agent=row.agent, model=row.model, info=row.info or {},
+        started_at=row.started_at, finished_at=row.finished_at, outcome=outcome, timings=row.timings or {},
+    )
+
+
+def _sqlite_pragmas(dbapi_conn, _record) -> None:
+    dbapi_conn.execute("PRAGMA journal_mode=WAL")
+    dbapi_conn.execute("PRAGMA synchronous=NORMAL")
