@@ -69,6 +69,28 @@ def _paid(final):
 '''
 
 
+_REPLY_GOLDEN = '''
+    env.open_app({{ mail|py }})
+    env.fill("Search mail", {{ subject|py }})
+    env.press("Enter")
+    env.click({{ subject|py }}, role="link")
+    env.click("Reply", role="link")
+    env.fill("Body", {{ body|py }})
+    env.click("Send", role="button")
+'''
+
+_REPLIES_VERIFY = '''
+def _replies(final):
+    """Messages the user sent, after the start, in the thread that carried the invoice."""
+    mail, before = final.state["mail"], final.initial_state["mail"]
+    msgs = {m["id"]: m for m in before["message"]}
+    threads = {msgs[a["message_id"]]["thread_id"] for a in before["attachment"]
+               if a["filename"] == {{ filename|py }} and a["message_id"] in msgs}
+    return [m for m in mail["message"] if m["id"] not in msgs and not m["is_draft"]
+            and m["sender_email"].lower() == {{ me|py }} and m["thread_id"] in threads]
+'''
+
+
 class ReplyWithInvoiceTotal(Family):
     name = "cross.reply_with_invoice_total"
     apps = ("mail", "drive")
@@ -96,25 +118,12 @@ def solve(env):
     env.open_app({{ drive|py }})
     env.fill("Search in Drive", {{ filename|py }})
     env.press("Enter")
-    env.click({{ filename|py }}, role="link")
-    env.open_app({{ mail|py }})
-    env.fill("Search mail", {{ subject|py }})
-    env.press("Enter")
-    env.click({{ subject|py }}, role="link")
-    env.click("Reply", role="link")
-    env.fill("Body", {{ body|py }})
-    env.click("Send", role="button")
-'''
+    env.click({{ filename|py }}, role="link")''' + _REPLY_GOLDEN
 
-    verifier_template = _AMOUNT_CHECK + '''
+    verifier_template = _AMOUNT_CHECK + _REPLIES_VERIFY + '''
 
 def verify(final):
-    mail, before = final.state["mail"], final.initial_state["mail"]
-    msgs = {m["id"]: m for m in before["message"]}
-    threads = {msgs[a["message_id"]]["thread_id"] for a in before["attachment"]
-               if a["filename"] == {{ filename|py }} and a["message_id"] in msgs}
-    new = [m for m in mail["message"] if m["id"] not in msgs and not m["is_draft"]
-           and m["sender_email"].lower() == {{ me|py }} and m["thread_id"] in threads]
+    new = _replies(final)
     return {"replied_in_thread": bool(new), "states_total": any(_mentions_amount(m["body"], {{ amount }}) for m in new)}
 '''
 
@@ -178,26 +187,13 @@ class PayAndConfirm(Family):
             Criterion(id="confirmed_by_email", description="The user replied in the invoice's thread."),
         ])
 
-    golden_template = "def solve(env):" + _PAY_GOLDEN + '''
-    env.open_app({{ mail|py }})
-    env.fill("Search mail", {{ subject|py }})
-    env.press("Enter")
-    env.click({{ subject|py }}, role="link")
-    env.click("Reply", role="link")
-    env.fill("Body", {{ body|py }})
-    env.click("Send", role="button")
-'''
+    golden_template = "def solve(env):" + _PAY_GOLDEN.rstrip("\n") + _REPLY_GOLDEN
 
-    verifier_template = _PAY_VERIFY + '''
+    verifier_template = _PAY_VERIFY + _REPLIES_VERIFY + '''
 
 def verify(final):
     paid = [t for t in _paid(final) if {{ number|py }} in t["memo"]]
-    mail, before = final.state["mail"], final.initial_state["mail"]
-    msgs = {m["id"]: m for m in before["message"]}
-    threads = {msgs[a["message_id"]]["thread_id"] for a in before["attachment"]
-               if a["filename"] == {{ filename|py }} and a["message_id"] in msgs}
-    replies = [m for m in mail["message"] if m["id"] not in msgs and not m["is_draft"]
-               and m["sender_email"].lower() == {{ me|py }} and m["thread_id"] in threads]
+    replies = _replies(final)
     return {"paid_in_full": bool(paid), "paid_once": len(_payments(final)) == 1, "confirmed_by_email": bool(replies)}
 '''
 
