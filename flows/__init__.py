@@ -11,10 +11,11 @@ def deployable() -> list:
     from .review import review_flow
     from .rollouts import rollouts_flow
     from .synthesis import synthesis_flow
+    from .train import train_stage
     from .validation import validation_flow
     from .worlds import worlds_flow
 
-    return [pipeline, worlds_flow, synthesis_flow, validation_flow, review_flow, rollouts_flow, dataset_flow, report_flow]
+    return [pipeline, worlds_flow, synthesis_flow, validation_flow, review_flow, rollouts_flow, train_stage, dataset_flow, report_flow]
 
 
 __all__ = ["deployable"]

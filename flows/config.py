@@ -33,6 +33,8 @@ class PipelineConfig(BaseModel):
     max_steps: int = Field(default=15, ge=1, description="Step limit of a rollout attempt.")
     easy_above: float = Field(default=0.5, ge=0, le=1, description="Drop tasks the random agent solves more often than this.")
     train: bool = Field(default=False, description="Run a short GRPO training stage and roll out the trained policy.")
+    train_sft_epochs: int = Field(default=10, ge=0, description="SFT warm-up epochs of the training stage.")
+    train_steps: int = Field(default=3, ge=0, description="GRPO steps of the training stage.")
     fresh: bool = Field(default=False, description="Ignore finished stages in `out` and start over.")
 
 

@@ -63,3 +63,10 @@ def load_policy(path: Path | str, device: str = "cpu"):
         tokenizer.pad_token = tokenizer.eos_token
     model = AutoModelForCausalLM.from_pretrained(path, local_files_only=True).to(device)
     return model, tokenizer
+
+
+def disable_dropout(model) -> None:
+    """Turn every dropout off, so the trainer scores tokens exactly as the sampler did (k3 ~ 0 on-policy)."""
+    for module in model.modules():
+        if isinstance(module, torch.nn.Dropout):
+            module.p = 0.0

@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 
 class _Action(BaseModel):
@@ -22,6 +22,12 @@ class Click(_Action):
     element: int | None = None
     x: float | None = None
     y: float | None = None
+
+    @model_validator(mode="after")
+    def _target(self) -> "Click":
+        if (self.element is None) == (self.x is None or self.y is None):
+            raise ValueError("give an element id, click(12), or a point, click(640, 400)")
+        return self
 
 
 class Type(_Action):
@@ -144,7 +150,8 @@ def parse_action(text: str) -> Action:
         return _ADAPTER.validate_python({"kind": name, **dict(zip(fields, args)), **kwargs})
     except ValidationError as err:
         first = err.errors()[0]
-        raise ActionParseError(f"{line}: {'.'.join(map(str, first['loc'][1:]))} {first['msg']}") from None
+        where = ".".join(map(str, first["loc"][1:]))
+        raise ActionParseError(f"{line}: {where + ' ' if where else ''}{first['msg']}") from None
 
 
 def format_action(action: Action) -> str:

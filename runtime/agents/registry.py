@@ -12,6 +12,7 @@ AGENTS: dict[str, str] = {
     "random": "runtime.agents.random_agent:RandomAgent",
     "openai": "runtime.agents.openai_agent:OpenAIAgent",
     "anthropic": "runtime.agents.anthropic_agent:AnthropicAgent",
+    "policy": "rl.agent:PolicyAgent",  # a local Hugging Face causal LM (--model PATH), trained by rl/
 }
 
 

@@ -1,0 +1,47 @@
+"""The one typed config of a training run; `gymfactory train` and the Prefect flow both fill it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class TrainConfig(BaseModel):
+    """SFT warm-up on golden demonstrations, then GRPO over the shared rollout path, then held-out evaluation."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tasks: Path = Field(description="Task file (.json / .jsonl) or folder; split into training and held-out instances.")
+    out: Path = Field(description="Run folder: checkpoints/, metrics.jsonl, trajectories.db, report.json.")
+    policy: Path | None = Field(default=None, description="A saved Hugging Face causal LM to start from (local path).")
+    init_tiny: bool = Field(default=False, description="Without --policy: build the tiny BPE + 2-layer GPT-2 from the tasks' texts.")
+    tiny_vocab: int = Field(default=1024, ge=300, description="Vocabulary of the tiny policy's tokenizer.")
+    tiny_context: int = Field(default=3072, ge=256, description="Context length (positions) of the tiny policy.")
+    tiny_width: int = Field(default=128, ge=16, description="Embedding width of the tiny policy.")
+    sft_epochs: int = Field(default=20, ge=0, description="Passes over the golden demonstrations' windowed samples.")
+    sft_batch: int = Field(default=4, ge=1, description="Windowed samples per SFT optimizer step.")
+    sft_lr: float = Field(default=2e-3, gt=0, description="AdamW learning rate of the supervised warm-up.")
+    grpo_steps: int = Field(default=10, ge=0, description="GRPO optimisation steps (one batch of groups each).")
+    group_size: int = Field(default=8, ge=2, description="Attempts per task for an unseen or sometimes-solved task (G).")
+    tasks_per_step: int = Field(default=4, ge=1, description="Tasks (groups) sampled per GRPO step.")
+    lr: float = Field(default=1e-4, gt=0, description="AdamW learning rate of GRPO (5e-4 drifted a memorised tiny policy; 1e-4 did not).")
+    clip_eps: float = Field(default=0.2, gt=0, description="PPO clip range of the policy ratio.")
+    kl_coef: float = Field(default=0.0, ge=0, description="Weight of KL to the reference (the SFT policy); 0 keeps no reference model.")
+    temperature: float = Field(default=1.0, gt=0, description="Sampling temperature of training rollouts (1 keeps k3 meaningful).")
+    eval_temperature: float = Field(default=0.0, ge=0, description="Temperature of held-out evaluation (0: greedy).")
+    eval_attempts: int = Field(default=1, ge=1, description="Attempts per held-out task in each evaluation.")
+    max_steps: int = Field(default=8, ge=1, description="Agent replies per attempt.")
+    max_new_tokens: int = Field(default=32, ge=4, le=256, description="Longest reply the policy may sample per step.")
+    micro_batch: int = Field(default=8, ge=1, description="Sequences per forward/backward pass (gradients accumulate).")
+    concurrency: int = Field(default=2, ge=1, description="Attempts run at once (threads sharing the model).")
+    held_out: float = Field(default=0.25, ge=0, lt=1, description="Fraction of task instances kept out of training, for evaluation.")
+    seed: int = Field(default=0, description="Seed of the split, the sampler, model init and sampling.")
+    resume: bool = Field(default=False, description="Continue from the last checkpoint in --out instead of starting over.")
+    checkpoint_every: int = Field(default=1, ge=1, description="Save a checkpoint every this many GRPO steps (and at the end).")
+
+    @model_validator(mode="after")
+    def _policy_source(self) -> "TrainConfig":
+        if self.policy is None and not self.init_tiny:
+            raise ValueError("give --policy PATH or --init-tiny")
+        return self

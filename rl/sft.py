@@ -1,0 +1,82 @@
+"""Supervised warm-up: next-token loss on the golden outputs of windowed demonstration samples."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Callable, Sequence
+
+import torch
+
+from .chat import ChatFormat
+from .demos import Demo
+from .grpo import token_logprobs
+from .samples import Sample, collate, window_samples
+
+
+def sft_samples(demos: Sequence[Demo], chat: ChatFormat) -> list[Sample]:
+    """Every demonstration's windowed samples, the golden outputs as targets."""
+    return [s for d in demos for s in window_samples(d.task.instruction, d.turns, chat, form_factor=d.task.form_factor)]
+
+
+def _chunks(samples: Sequence[Sample], size: int) -> list[list[Sample]]:
+    return [list(samples[i : i + size]) for i in range(0, len(samples), size)]
+
+
+def supervised_loss(model, samples: Sequence[Sample], pad_id: int, micro_batch: int = 8) -> float:
+    """Mean negative log-likelihood per trained token (no gradient)."""
+    total, tokens = 0.0, 0
+    was_training = model.training
+    model.eval()
+    with torch.no_grad():
+        for chunk in _chunks(samples, micro_batch):
+            b = collate(chunk, pad_id)
+            logp = token_logprobs(model, b.input_ids, b.attention_mask)
+            total += float(-(logp * b.loss_mask).sum())
+            tokens += int(b.loss_mask.sum())
+    model.train(was_training)
+    return total / max(tokens, 1)
+
+
+def sft_epoch(
+    model, optimizer: torch.optim.Optimizer, samples: Sequence[Sample], pad_id: int, *, micro_batch: int = 8,
+    batch_size: int = 16, rng: random.Random | None = None, max_grad_norm: float = 1.0,
+) -> dict[str, float]:
+    """One shuffled pass; each optimizer step averages the token loss over `batch_size` samples."""
+    order = list(samples)
+    (rng or random.Random(0)).shuffle(order)
+    model.train()
+    total, tokens, started = 0.0, 0, time.monotonic()
+    for batch in _chunks(order, batch_size):
+        n_tokens = sum(sum(s.loss_mask) for s in batch)
+        optimizer.zero_grad(set_to_none=True)
+        for chunk in _chunks(batch, micro_batch):
+            b = collate(chunk, pad_id)
+            logp = token_logprobs(model, b.input_ids, b.attention_mask)
+            nll = -(logp * b.loss_mask).sum()
+            (nll / max(n_tokens, 1)).backward()
+            total += float(nll.detach())
+        tokens += n_tokens
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_grad_norm)
+        optimizer.step()
+    seconds = time.monotonic() - started
+    seen = sum(len(s) for s in order)
+    return {"loss": total / max(tokens, 1), "trained_tokens": tokens, "seconds": seconds, "tokens_per_s": seen / max(seconds, 1e-9)}
+
+
+def sft(
+    model, samples: Sequence[Sample], pad_id: int, *, epochs: int, lr: float, batch_size: int = 4, micro_batch: int = 8,
+    seed: int = 0, log: Callable[[dict], None] | None = None,
+) -> list[dict[str, float]]:
+    """`epochs` passes of AdamW; returns (and logs) each epoch's stats."""
+    if not samples or epochs <= 0:
+        return []
+    optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.0)
+    rng = random.Random(seed)
+    history = []
+    for epoch in range(epochs):
+        stats = {"phase": "sft", "epoch": epoch + 1, **sft_epoch(model, optimizer, samples, pad_id, micro_batch=micro_batch, batch_size=batch_size, rng=rng)}
+        history.append(stats)
+        if log is not None:
+            log(stats)
+    return history
