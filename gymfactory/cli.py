@@ -8,7 +8,7 @@ import inspect
 import typer
 
 # Packages that contribute commands: each has a `cli` module with `register(root: typer.Typer)`.
-COMMAND_MODULES = ("mocked_apps.cli", "runtime.cli", "factory.cli", "flows.cli", "rl.cli")
+COMMAND_MODULES = ("mocked_apps.cli", "factory.apps.cli", "runtime.cli", "factory.cli", "flows.cli", "rl.cli")
 # Benchmarks: each module has `main(...)`, a Typer command, shown as `gymfactory bench NAME`.
 BENCH_MODULES = {"apps": "bench.apps", "runtime": "bench.runtime", "validation": "bench.validation", "train": "bench.train"}
 

@@ -19,3 +19,13 @@ def notes_server():
 
     with AppServer(str(FIXTURE_APPS / "notes")) as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def prefect_server():
+    """One Prefect test server for every test that runs flows (starting one costs 10-60 s)."""
+    from prefect.settings import PREFECT_API_URL
+    from prefect.testing.utilities import prefect_test_harness
+
+    with prefect_test_harness(server_startup_timeout=180):
+        yield PREFECT_API_URL.value()

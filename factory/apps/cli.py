@@ -1,0 +1,74 @@
+"""`gymfactory apps synthesize`: coding agents build new mocked apps from specs; added to the existing `apps` group."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+console = Console()
+
+
+def synthesize(
+    spec: list[Path] = typer.Option(None, "--spec", help="App spec file (JSON or YAML); repeat for several."),
+    category: str = typer.Option(None, help="Generate specs for this category with the provider instead."),
+    n: int = typer.Option(1, "--n", min=1, help="How many specs to generate for --category."),
+    provider: str = typer.Option(None, help="openai | anthropic | template (scaffold only) | claude | codex (installed CLIs); "
+                                            "default: the one whose API key is set."),
+    model: str = typer.Option(None, help="Model name (default: OPENAI_MODEL / ANTHROPIC_MODEL)."),
+    rounds: int = typer.Option(3, min=1, help="Checker verdicts before an app is rejected."),
+    out: Path = typer.Option(Path("runs/apps"), help="Workspaces and session logs go here."),
+    max_pages: int = typer.Option(12, help="Pages the checker crawls per verdict."),
+    budget: float = typer.Option(15.0, help="Seconds the checker spends clicking controls per verdict."),
+) -> None:
+    """Scaffold each spec, let a coding agent iterate on contract-checker feedback, and register the apps that pass."""
+    from factory.providers import ProviderError
+
+    from .agent import SynthesisConfig
+    from .chat import ProviderNotConfigured
+    from .cli_agent import CodingAgentUnavailable
+    from .run import collect_specs, resolve_provider, run_one
+    from .spec import SpecError
+
+    try:
+        chosen = resolve_provider(provider)
+        specs = collect_specs(spec or [], category, n, chosen, model)
+    except (ProviderNotConfigured, SpecError, ProviderError) as err:
+        console.print(f"[red]{err}[/red]")
+        raise typer.Exit(2) from err
+    config = SynthesisConfig(rounds=rounds, max_pages=max_pages, controls_budget_s=budget)
+    table = Table("app", "status", "rounds", "turns", "tokens in/out", "s")
+    notes: list[str] = []
+    failed = 0
+    for s in specs:
+        try:
+            result = run_one(s, chosen, out, config, model)
+        except (ProviderNotConfigured, CodingAgentUnavailable) as err:
+            console.print(f"[red]{err}[/red]")
+            raise typer.Exit(2) from err
+        failed += not result.accepted
+        colour = "green" if result.accepted else "red"
+        table.add_row(result.name, f"[{colour}]{result.status}[/{colour}]", str(result.rounds), str(result.turns),
+                      f"{result.usage.get('input_tokens', 0)}/{result.usage.get('output_tokens', 0)}", f"{result.seconds:.0f}")
+        notes.append(f"{result.name}: {result.status}: {result.reason}; log {result.log}"
+                     + (f"; registered at {result.app_dir}" if result.app_dir else ""))
+        if result.report is not None and not result.accepted:
+            from mocked_apps.checker import render
+
+            console.print(render(result.report))
+    console.print(table)
+    for line in notes:
+        console.print(line, soft_wrap=True)
+    if failed:
+        raise typer.Exit(1)
+
+
+def register(root: typer.Typer) -> None:
+    """Add `synthesize` to the `apps` group that mocked_apps.cli registered on `root`."""
+    for group in root.registered_groups:
+        if group.name == "apps" or getattr(group.typer_instance.info, "name", None) == "apps":
+            group.typer_instance.command("synthesize")(synthesize)
+            return
+    raise RuntimeError("factory.apps.cli needs the `apps` group: list it after mocked_apps.cli in COMMAND_MODULES")
