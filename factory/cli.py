@@ -26,10 +26,21 @@ def worlds_build(
     scenario: list[str] = typer.Option(None, help="Shipped scenario ids (default: all)."),
     seeds: int = typer.Option(1, help="Worlds per persona x scenario."),
     out: Path = typer.Option(Path("worlds"), help="Folder for one JSON file per world."),
+    provider: str = typer.Option("template", help="'template': the procedural builder; an LLM provider invents the facts."),
 ) -> None:
     """Build worlds (integrity-checked) and save each as JSON."""
     from factory.worlds.builder import build_world
     from factory.worlds.catalog import PERSONAS, SCENARIOS
+
+    if provider != "template":
+        from factory.providers import get_provider
+        from factory.worlds.llm import generate_world
+
+        llm = get_provider(provider)
+
+        def build_world(p, s, seed):  # noqa: F811 - the same call, the facts from the model
+            persona, scenario = PERSONAS[p], SCENARIOS[s]
+            return generate_world(llm, f"{persona.name}, {persona.role} at {persona.company}", scenario.description, seed)
 
     out.mkdir(parents=True, exist_ok=True)
     table = Table("world", "people", "invoices", "meetings", "messages", "transactions", "documents")
