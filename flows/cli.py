@@ -22,7 +22,7 @@ def _prefect_defaults() -> None:
 
 def run(
     out: Path = typer.Option(Path("runs/latest"), help="Output folder; rerunning with the same folder resumes."),
-    tasks: int = typer.Option(72, help="Tasks to synthesize before validation."),
+    tasks: int = typer.Option(64, help="Tasks to synthesize before validation."),
     concurrency: int = typer.Option(4, help="Browser sessions at once."),
     seed: int = typer.Option(0, help="Seed of worlds and synthesis."),
     provider: str = typer.Option("template", help="'template' (offline) or an LLM provider (openai, anthropic)."),

@@ -19,7 +19,7 @@ class PipelineConfig(BaseModel):
     personas: tuple[str, ...] = Field(default=tuple(PERSONAS), description="Shipped personas to build worlds from.")
     scenarios: tuple[str, ...] = Field(default=tuple(SCENARIOS), description="Shipped scenarios to build worlds from.")
     worlds_per_pair: int = Field(default=1, ge=1, description="Worlds per persona x scenario.")
-    tasks: int = Field(default=72, ge=1, description="Tasks to synthesize before validation.")
+    tasks: int = Field(default=64, ge=1, description="Tasks to synthesize before validation (about 98% pass).")
     families: tuple[str, ...] | None = Field(default=None, description="Only these task families (default: all).")
     provider: str = Field(default="template", description="Who writes golden/verifier code and reviews: 'template' (offline) or an LLM provider.")
     seed: int = Field(default=0, description="Seed of worlds and synthesis; same seed, same tasks.")
