@@ -42,7 +42,7 @@ class RawArgsLLM(ScriptedLLM):
         return payload
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")  # closed after this folder: a live sync Playwright blocks asyncio elsewhere
 def browser():
     from playwright.sync_api import sync_playwright
 
