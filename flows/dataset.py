@@ -1,11 +1,12 @@
 """Flow: export the final tasks as a dataset folder in the Hugging Face Hub layout.
 
-`data/train-00000-of-00001.parquet` plus a README dataset card whose YAML `configs` points at it,
+`data/train-<fingerprint>-00000-of-00001.parquet` plus a README dataset card whose YAML `configs` points at it,
 so `datasets.load_dataset(folder)` loads it offline, and `push_to_hub` can publish it as is.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections import Counter
@@ -35,7 +36,7 @@ configs:
 - config_name: default
   data_files:
   - split: train
-    path: data/train-*.parquet
+    path: data/train-{fingerprint}-*.parquet
 ---
 
 # gymfactory tasks
@@ -79,14 +80,21 @@ def rows(tasks: list[Task], demos: dict[str, list[str]]) -> pa.Table:
 
 
 def export(tasks: list[Task], folder: Path, demos: dict[str, list[str]] | None = None) -> Path:
-    """Write `folder/data/*.parquet` and `folder/README.md`; returns the folder."""
+    """Write `folder/data/*.parquet` and `folder/README.md`; returns the folder.
+
+    The data file name carries a fingerprint of the content: `datasets` caches a local folder by
+    its name and file patterns, so two exports both called `dataset` would otherwise share a cache.
+    """
     (folder / "data").mkdir(parents=True, exist_ok=True)
-    pq.write_table(rows(tasks, demos or {}), folder / "data" / "train-00000-of-00001.parquet")
+    for old in (folder / "data").glob("*.parquet"):
+        old.unlink()
+    fingerprint = hashlib.sha256("".join(t.model_dump_json() for t in tasks).encode()).hexdigest()[:12]
+    pq.write_table(rows(tasks, demos or {}), folder / "data" / f"train-{fingerprint}-00000-of-00001.parquet")
     families = Counter(t.meta.family for t in tasks)
     meta = {t.meta.family: t for t in tasks}
     table = "\n".join(f"| {f} | {n} | {', '.join(meta[f].apps)} | {'yes' if meta[f].meta.cross_app else 'no'} |" for f, n in sorted(families.items()))
     apps = ", ".join(sorted({a for t in tasks for a in t.apps}))
-    (folder / "README.md").write_text(_CARD.format(n=len(tasks), apps=apps or "-", rows=table))
+    (folder / "README.md").write_text(_CARD.format(n=len(tasks), apps=apps or "-", rows=table, fingerprint=fingerprint))
     return folder
 
 

@@ -1,0 +1,21 @@
+"""Dataset export: the Hub layout loads with `datasets`, and two exports never share a cache entry."""
+
+from __future__ import annotations
+
+import json
+
+import datasets
+
+from factory.tasks.synthesize import SynthConfig, synthesize
+from flows.dataset import export
+
+
+def test_two_exports_named_dataset_each_load_their_own_rows(tmp_path):
+    tasks = synthesize(SynthConfig(n=5, seed=11))
+    export(tasks[:2], tmp_path / "a" / "dataset", {tasks[0].id: ["click(3)"]})
+    export(tasks, tmp_path / "b" / "dataset")
+    a = datasets.load_dataset(str(tmp_path / "a" / "dataset"), split="train")
+    b = datasets.load_dataset(str(tmp_path / "b" / "dataset"), split="train")
+    assert (len(a), len(b)) == (2, 5)
+    assert a[0]["demonstration"] == ["click(3)"] and json.loads(a[0]["task"])["id"] == tasks[0].id
+    assert "configs:" in (tmp_path / "b" / "dataset" / "README.md").read_text()
