@@ -19,7 +19,7 @@ from runtime.backends.chromium import screenshot_png
 from runtime.execute import execute
 from runtime.observation import Observation
 from runtime.observe import snapshot
-from runtime.shell import WorkspaceError, read_files, run_shell, write_files
+from runtime.shell import WORKSPACE_CRITERION, Workspace, WorkspaceError
 
 if TYPE_CHECKING:
     from runtime.manager import EnvironmentManager
@@ -94,6 +94,7 @@ class Session:
         self.lease = lease
         self.expires_at = time.monotonic() + lease.seconds
         self.workspace = manager.workspace_root / session_id
+        self._workspace = Workspace(self.workspace)
         self.task: Task | None = None
         self.instances: list[Instance] = []
         self.initial_state: dict[str, dict] = {}
@@ -136,7 +137,7 @@ class Session:
             for inst in self.instances
         }
         try:
-            write_files(self.workspace, task.files)
+            self._workspace.fill(task.files)
         except WorkspaceError as err:
             raise ValueError(f"task {task.id}: {err}") from err
         page = self._ensure_page(deadline)
@@ -174,7 +175,7 @@ class Session:
     def evaluate(self) -> Outcome:
         """Run the task's verifier on the state now; infrastructure faults give env_error, never a zero reward."""
         from factory.verifiers.sandbox import run_verifier
-        from factory.verifiers.scoring import Final, VerdictError, score
+        from factory.verifiers.scoring import VerdictError, score
 
         with self._lock:
             if self.fault is not None:
@@ -182,9 +183,10 @@ class Session:
             try:
                 with self._operation("evaluate", self.manager.deadlines.evaluate) as deadline:
                     task = self._require_task()
-                    backend = self.manager.backend
-                    state = {inst.app: backend.state(inst, deadline.remaining()) for inst in self.instances}
-                    final = Final(state=state, initial_state=self.initial_state, answer=self.answer, files=read_files(self.workspace))
+                    final = self._final(deadline.remaining())
+                    if final is None:  # the agent flooded its workspace: its failure, scored without running the verifier
+                        return Outcome(status="failure", verdicts={WORKSPACE_CRITERION: False},
+                                       error="the workspace went over its size limit")
                     run = run_verifier(task.verifier, final, timeout_s=min(self.manager.deadlines.verifier, deadline.remaining()))
                     if run.error is not None or run.verdicts is None:
                         return Outcome(status="env_error", error=f"verifier: {run.error or 'no verdicts'}")
@@ -197,6 +199,21 @@ class Session:
             status: Status = "success" if result.success else "failure"
             return Outcome(status=status, reward=result.reward, success=result.success, verdicts=result.verdicts)
 
+    def final(self) -> "Final | None":
+        """The attempt's end as the verifier sees it (None when the agent flooded its workspace past its cap)."""
+        with self._lock, self._operation("evaluate", self.manager.deadlines.evaluate) as deadline:
+            self._require_task()
+            return self._final(deadline.remaining())
+
+    def _final(self, timeout_s: float) -> "Final | None":
+        from factory.verifiers.scoring import Final
+
+        files = self._workspace.files()
+        if files is None:
+            return None
+        state = {inst.app: self.manager.backend.state(inst, timeout_s) for inst in self.instances}
+        return Final(state=state, initial_state=self.initial_state, answer=self.answer, files=files)
+
     def close(self) -> None:
         """Give the instances back and close the browser context; idempotent."""
         with self._lock:
@@ -206,7 +223,7 @@ class Session:
             if self._page is not None:
                 self._page.close(reuse=self.fault is None)
                 self._page = None
-            shutil.rmtree(self.workspace, ignore_errors=True)
+            self._workspace.remove()
             self.manager._forget(self)
             self.closed = True
 
@@ -281,7 +298,7 @@ class Session:
             if self.spec.form_factor != "desktop":
                 error = "shell() is only available on desktop; this is a mobile session"
             else:
-                result = run_shell(action.command, self.workspace, min(self.manager.deadlines.shell, deadline.remaining()))
+                result = self._workspace.run(action.command, min(self.manager.deadlines.shell, deadline.remaining()))
                 error, shell_output = result.error, result.output
         else:
             touch, floor = self.spec.form_factor == "mobile", self._history_floor

@@ -1,4 +1,13 @@
-"""The desktop `shell(...)` action: a command in the session's workspace folder, with a timeout and no network."""
+"""The desktop `shell(...)` action: a confined command in the session's workspace folder.
+
+A `Workspace` is one session's folder plus the unprivileged uid that owns it. Each command runs
+through `runtime.confine` (bubblewrap): the workspace mounted at `/workspace` is the only thing of this
+machine it can see or write; no network, no app state, no task file, no other workspace, and its
+whole process tree is killed when the command ends or times out. The workspace has a size cap; a
+command that grows it past the cap is stopped, and the attempt then fails on the system criterion
+`workspace_within_limits` (the agent's failure, never an env_error). The verifier reads the
+workspace through `read_files`, bounded in total, so no workspace can make it time out.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +16,21 @@ import os
 import shutil
 import signal
 import subprocess
+import tempfile
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from runtime import confine
+
 MAX_OUTPUT = 8000
 MAX_FILE_BYTES = 1_000_000
+MAX_WORKSPACE_BYTES = 64 << 20
+MAX_WORKSPACE_FILES = 2000
+MAX_READ_BYTES = 8 << 20
+WORKSPACE_CRITERION = "workspace_within_limits"
+INSIDE = "/workspace"
+_POLL_S = 0.2
 _PROXY_VARS = ("http_proxy", "https_proxy", "all_proxy", "no_proxy", "ftp_proxy")
 
 
@@ -30,9 +48,135 @@ class ShellResult(BaseModel):
     error: str | None = None
 
 
+class Usage(BaseModel):
+    """How much of its cap a workspace uses; counting stops once past the cap."""
+
+    model_config = ConfigDict(frozen=True)
+
+    bytes: int
+    files: int
+
+    @property
+    def over(self) -> bool:
+        return self.bytes > MAX_WORKSPACE_BYTES or self.files > MAX_WORKSPACE_FILES
+
+
+def usage(root: Path) -> Usage:
+    """Bytes and entries under `root` (symlinks not followed), stopping early once past the cap."""
+    total = files = 0
+    stack = [str(root)]
+    while stack:
+        try:
+            entries = os.scandir(stack.pop())
+        except OSError:
+            continue
+        with entries:
+            for entry in entries:
+                files += 1
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+                    else:
+                        total += entry.stat(follow_symlinks=False).st_size
+                except OSError:
+                    continue
+                if total > MAX_WORKSPACE_BYTES or files > MAX_WORKSPACE_FILES:
+                    return Usage(bytes=total, files=files)
+    return Usage(bytes=total, files=files)
+
+
+class Workspace:
+    """One session's folder, the uid that owns it, and the confined commands run in it."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.user = confine.RunUser.fresh()
+        self.overflowed = False
+
+    def fill(self, files: dict[str, str]) -> None:
+        """Empty the workspace, write the task's files into it and hand it to the session's uid."""
+        write_files(self.path, files)
+        self.overflowed = False
+        parent = self.path.parent
+        parent.chmod(parent.stat().st_mode | 0o111)  # bwrap, started as the session's uid, must reach the folder
+        self.user.own(self.path)
+
+    def run(self, command: str, timeout_s: float = 10.0) -> ShellResult:
+        """Run `command` with bash in the workspace; stopped at `timeout_s` or when the workspace passes its cap."""
+        if self.overflowed:
+            return ShellResult(output="", returncode=None, error=self._overflow_message())
+        confined = confine.require()
+        with tempfile.TemporaryFile(prefix="gf-shell-") as out:
+            proc = subprocess.Popen(
+                self._argv(command, confined), cwd=self.path, stdin=subprocess.DEVNULL, stdout=out,
+                stderr=subprocess.STDOUT, start_new_session=True, close_fds=True,
+                env=confine.clean_env({"TMPDIR": f"{INSIDE}/.tmp"}) if confined else _unconfined_env(self.path),
+                **(self.user.popen_kwargs() if confined else {}),
+            )
+            timed_out = self._wait(proc, timeout_s)
+            out.seek(0)
+            text = _clip(out.read(4 * MAX_OUTPUT + 4))
+        if self.overflowed:
+            return ShellResult(output=text, returncode=None, error=f"{self._overflow_message()}\n{text}".strip())
+        if timed_out:
+            return ShellResult(output=text, returncode=None, error=f"command timed out after {timeout_s:g}s\n{text}".strip())
+        error = f"command failed with exit code {proc.returncode}\n{text}".strip() if proc.returncode else None
+        return ShellResult(output=text, returncode=proc.returncode, error=error)
+
+    def files(self) -> dict[str, str] | None:
+        """The workspace's text files for the verifier, or None when the workspace is past its cap."""
+        if self.overflowed or usage(self.path).over:
+            self.overflowed = True
+            return None
+        return read_files(self.path)
+
+    def remove(self) -> None:
+        shutil.rmtree(self.path, ignore_errors=True)
+
+    def _argv(self, command: str, confined: bool) -> list[str]:
+        if confined:
+            return confine.confined_argv(["bash", "-c", command], writable=self.path, inside=INSIDE)
+        return [*_unshare(), "bash", "-c", command]
+
+    def _wait(self, proc: subprocess.Popen, timeout_s: float) -> bool:
+        """Wait for the command, watching the workspace size; kill the whole tree on either limit. True if timed out."""
+        waited = 0.0
+        while True:
+            step = min(_POLL_S, timeout_s - waited)
+            try:
+                proc.wait(timeout=max(step, 0.001))
+                break
+            except subprocess.TimeoutExpired:
+                waited += step
+            if usage(self.path).over:
+                self.overflowed = True
+                _kill(proc)
+                return False
+            if waited >= timeout_s:
+                _kill(proc)
+                return True
+        if usage(self.path).over:
+            self.overflowed = True
+        return False
+
+    @staticmethod
+    def _overflow_message() -> str:
+        return (f"the workspace is over its limit of {MAX_WORKSPACE_BYTES >> 20} MiB or {MAX_WORKSPACE_FILES} files; "
+                "the command was stopped and this attempt fails")
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    """SIGKILL the command's process group; bwrap's death takes the confined tree with it."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+
+
 @functools.cache
 def _unshare() -> list[str]:
-    """`unshare -n` (a network namespace with only a down loopback) when we may, else nothing."""
+    """Unconfined (the user's explicit opt-out): `unshare -n` when we may, else nothing."""
     path = shutil.which("unshare")
     if path is None or os.geteuid() != 0:
         return []
@@ -40,35 +184,10 @@ def _unshare() -> list[str]:
     return [path, "-n"] if probe.returncode == 0 else []
 
 
-def _env(workspace: Path) -> dict[str, str]:
+def _unconfined_env(workspace: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k.lower() not in _PROXY_VARS and not k.startswith(("GYMFACTORY", "OPENAI", "ANTHROPIC"))}
     env.update(HOME=str(workspace), PWD=str(workspace), TMPDIR=str(workspace / ".tmp"))
     return env
-
-
-def run_shell(command: str, workspace: Path, timeout_s: float = 10.0) -> ShellResult:
-    """Run `command` with bash in `workspace` (cwd and HOME), cut off after `timeout_s`."""
-    workspace = Path(workspace)
-    (workspace / ".tmp").mkdir(parents=True, exist_ok=True)
-    proc = subprocess.Popen(
-        [*_unshare(), "bash", "-c", command],
-        cwd=workspace,
-        env=_env(workspace),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    try:
-        out, _ = proc.communicate(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        out, _ = proc.communicate()
-        text = _clip(out)
-        return ShellResult(output=text, returncode=None, error=f"command timed out after {timeout_s:g}s\n{text}".strip())
-    text = _clip(out)
-    error = f"command failed with exit code {proc.returncode}\n{text}".strip() if proc.returncode else None
-    return ShellResult(output=text, returncode=proc.returncode, error=error)
 
 
 def _clip(raw: bytes) -> str:
@@ -82,6 +201,7 @@ def write_files(workspace: Path, files: dict[str, str]) -> None:
     if workspace.exists():
         shutil.rmtree(workspace)
     workspace.mkdir(parents=True)
+    (workspace / ".tmp").mkdir()
     root = workspace.resolve()
     for rel, text in files.items():
         path = (root / rel).resolve()
@@ -91,18 +211,35 @@ def write_files(workspace: Path, files: dict[str, str]) -> None:
         path.write_text(text)
 
 
-def read_files(workspace: Path) -> dict[str, str]:
-    """Every text file in the workspace (relative path -> text), for the verifier; binary and huge files skipped."""
+def read_files(workspace: Path, max_total: int = MAX_READ_BYTES) -> dict[str, str]:
+    """Text files in the workspace (relative path -> text), at most `max_total` bytes in all; binary and huge files skipped."""
     root = Path(workspace)
     out: dict[str, str] = {}
     if not root.is_dir():
         return out
-    for path in sorted(root.rglob("*")):
+    total = 0
+    for path in _walk(root):
         rel = path.relative_to(root)
-        if rel.parts[0] == ".tmp" or not path.is_file() or path.is_symlink() or path.stat().st_size > MAX_FILE_BYTES:
+        if rel.parts[0] == ".tmp":
+            continue
+        size = path.stat(follow_symlinks=False).st_size
+        if size > MAX_FILE_BYTES or total + size > max_total:
             continue
         try:
             out[rel.as_posix()] = path.read_text()
         except UnicodeDecodeError:
             continue  # binary files are not text the verifier can read
+        total += size
     return out
+
+
+def _walk(root: Path) -> list[Path]:
+    """Regular files under `root` in sorted order; symlinks are never followed or read."""
+    found = []
+    for folder, dirs, names in os.walk(root):
+        dirs.sort()
+        for name in names:
+            path = Path(folder, name)
+            if not path.is_symlink() and path.is_file():
+                found.append(path)
+    return sorted(found)

@@ -1,14 +1,15 @@
 """Run untrusted Python (verifier and golden code) in a confined child process (DESIGN.md Contract 3).
 
-The child (`_sandbox_child.py`, started as `python -I -S -B -c ...`) gets its own process group, a
-wall-clock deadline (the group is killed when it passes), memory/CPU/file-size rlimits, a fresh
-scratch folder as its working directory, and an audit hook that ends it on network use,
-subprocesses, ctypes, or writes outside the scratch folder. When the parent runs as root the child
-also enters a private network namespace (no interfaces up), so the network is closed at the OS
-level too. Audit hooks stop accidents and naive code, not a determined attacker: the OS-level
-parts are the process group, the rlimits and the namespace. The child sees only the standard
-library (`-S`). Parent and child speak JSON lines over pipes; the child may call back into the
-parent (`handler`), which is how golden code's `env.click(...)` reaches the real browser.
+The boundary is the operating system: the child (`_sandbox_child.py`, run as `python3 -I -S -B -c
+...`) starts inside bubblewrap (`runtime.confine`) as an unprivileged uid with its own user, pid,
+network and mount namespaces, no capabilities, a process-count limit, and only a fresh scratch
+folder writable (`/scratch`); it sees the system's `/usr` and nothing else of this machine, and its
+whole process tree dies with it at the deadline. Inside, the child adds rlimits and an audit hook
+that ends it on network use, subprocesses, ctypes or writes outside the scratch folder: a second
+layer that turns naive misuse into a clear `forbidden` error, not the boundary. The verifier gets
+its `final` data as input on a pipe, never by reading files. Parent and child speak JSON lines over
+pipes; the child may call back into the parent (`handler`), which is how golden code's
+`env.click(...)` reaches the real browser.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any, Callable, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from factory.verifiers.scoring import Final
+from runtime import confine
 
 ErrorKind = Literal["timeout", "crash", "forbidden", "memory", "bad_output"]
 Handler = Callable[[str, list, dict], Any]
@@ -46,7 +48,8 @@ class SandboxLimits(BaseModel):
     memory_mb: int = Field(default=1024, ge=64, description="Address-space limit (RLIMIT_AS) in MiB.")
     file_mb: int = Field(default=64, ge=1, description="Largest file the child may write (RLIMIT_FSIZE), MiB.")
     max_message_mb: int = Field(default=64, ge=1, description="Largest protocol message from the child, MiB.")
-    netns: bool = Field(default=True, description="As root, also unshare the network namespace.")
+    netns: bool = Field(default=True, description="Unconfined as root, also unshare the network namespace.")
+    processes: int = Field(default=16, ge=2, description="Processes the run's uid may have at once (RLIMIT_NPROC).")
 
 
 class SandboxResult(BaseModel):
@@ -114,13 +117,11 @@ def run_sandboxed(
         "limits": {"memory_mb": limits.memory_mb, "cpu_s": limits.cpu_s or limits.timeout_s,
                    "file_mb": limits.file_mb, "netns": limits.netns},
     }
-    env = {k: os.environ[k] for k in _CHILD_ENV_KEEP if k in os.environ}
-    env.update(PATH="/usr/bin:/bin", HOME=scratch, TMPDIR=scratch, PYTHONIOENCODING="utf-8")
     try:
+        argv, popen = _child_command(scratch, job, limits)
         proc = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-B", "-c", _CHILD_SOURCE],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
-            cwd=scratch, env=env, start_new_session=True, close_fds=True,
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+            start_new_session=True, close_fds=True, **popen,
         )
     except OSError as exc:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -144,6 +145,28 @@ def run_sandboxed(
     if kind == "timeout" and error is None:
         error = f"deadline of {limits.timeout_s:g} s passed; process group killed"
     return SandboxResult(value=value, error_kind=kind, error=error, seconds=time.monotonic() - started)
+
+
+def _child_command(scratch: str, job: dict, limits: SandboxLimits) -> tuple[list[str], dict]:
+    """The child's command line and Popen arguments: confined by bubblewrap unless the user opted out.
+
+    Confined, the child sees its scratch folder as `/scratch` (the only writable path), the system's
+    `/usr` read-only and nothing else; it runs as an unprivileged uid with a process-count limit.
+    """
+    if confine.require():
+        user = confine.RunUser.fresh()
+        user.own(Path(scratch))
+        job["scratch"] = "/scratch"
+        job["limits"]["netns"] = False  # bwrap already gave the child a network namespace of its own
+        argv = confine.confined_argv(
+            [confine.CONFINED_PYTHON, "-I", "-S", "-B", "-c", _CHILD_SOURCE], writable=Path(scratch), inside="/scratch",
+            limits=confine.Limits(processes=limits.processes, memory_mb=limits.memory_mb + 256, file_mb=limits.file_mb),
+        )
+        env = confine.clean_env({"TMPDIR": "/scratch"})
+        return argv, {"env": env, "cwd": scratch, **user.popen_kwargs()}
+    env = {k: os.environ[k] for k in _CHILD_ENV_KEEP if k in os.environ}
+    env.update(PATH="/usr/bin:/bin", HOME=scratch, TMPDIR=scratch, PYTHONIOENCODING="utf-8")
+    return [sys.executable, "-I", "-S", "-B", "-c", _CHILD_SOURCE], {"env": env, "cwd": scratch}
 
 
 class _ChildGone(Exception):
@@ -236,6 +259,8 @@ def _classify_exit(proc: subprocess.Popen, stderr) -> tuple[ErrorKind, str]:
     stderr.seek(0, os.SEEK_END)
     stderr.seek(max(0, stderr.tell() - 2000))
     tail = stderr.read().decode("utf-8", "replace").strip()
+    if code is not None and code > 128:  # bwrap reports a child killed by signal N as 128 + N
+        code = 128 - code
     if code is not None and code < 0:
         try:
             sig = signal.Signals(-code).name

@@ -1,8 +1,13 @@
-"""`python -m mocked_apps.kit --app REF --port N --token T`: serve one app type."""
+"""`python -m mocked_apps.kit --app REF --port N < token`: serve one app type.
+
+The admin token is read from the first line of standard input, never from the command line or the
+environment, where any process on the machine could read it (`/proc/*/cmdline`, `/proc/*/environ`).
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from .package import load_package
@@ -17,13 +22,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--app", required=True, help="registry name, module or package folder")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--token", required=True)
     parser.add_argument("--data", default=None, help="folder for instance files (default: a temp folder)")
     args = parser.parse_args(argv)
+    token = sys.stdin.readline().strip()
+    if len(token) < 16:
+        parser.error("the admin token (16+ characters) must be the first line of standard input")
     from mocked_apps.registry import resolve
 
     package = load_package(resolve(args.app))
-    app = create_server(package, args.token, Path(args.data) if args.data else None)
+    app = create_server(package, token, Path(args.data) if args.data else None)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
 
 

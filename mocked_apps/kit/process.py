@@ -18,6 +18,9 @@ from .client import AdminClient
 from .server import TOKEN_HEADER
 
 
+_SECRET_PREFIXES = ("OPENAI_", "ANTHROPIC_", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "AWS_SECRET")
+
+
 class AppServerError(RuntimeError):
     """The app server did not start, or died; the message carries its last output."""
 
@@ -47,12 +50,16 @@ class AppServer:
     def start(self, timeout: float = 60.0) -> "AppServer":
         self.port = free_port()
         self._log = tempfile.TemporaryFile()
-        cmd = [sys.executable, "-m", "mocked_apps.kit", "--app", self.app, "--port", str(self.port), "--token", self.token]
+        cmd = [sys.executable, "-m", "mocked_apps.kit", "--app", self.app, "--port", str(self.port)]
         if self.data_dir:
             cmd += ["--data", str(self.data_dir)]
+        env = {k: v for k, v in os.environ.items() if not k.startswith(_SECRET_PREFIXES)}
         self._proc = subprocess.Popen(
-            cmd, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+            cmd, stdin=subprocess.PIPE, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True,
+            env={**env, "PYTHONUNBUFFERED": "1"},
         )
+        self._proc.stdin.write(f"{self.token}\n".encode())  # the token travels on a pipe, never on a command line
+        self._proc.stdin.close()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self._proc.poll() is not None:

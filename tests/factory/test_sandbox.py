@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import _bisect
 import os
 import time
 from pathlib import Path
@@ -207,9 +206,13 @@ def test_run_verifier_repeats_expose_nondeterminism():
     [
         "import sqlite3\ndef f(x):\n    sqlite3.connect(':memory:').execute(\"ATTACH DATABASE '/tmp/gf-evil.db' AS e\")\n",
         # a compiled extension written into the scratch folder would run outside every audit hook
-        f"import importlib.machinery as m, importlib.util as u, os\ndef f(x):\n    open('x.so', 'wb').write(open({_bisect.__file__!r}, 'rb').read())\n"
-        "    loader = m.ExtensionFileLoader('_bisect', os.path.abspath('x.so'))\n"
-        "    u.module_from_spec(u.spec_from_file_location('_bisect', os.path.abspath('x.so'), loader=loader))\n",
+        "import importlib.machinery as m, importlib.util as u, os, sys\ndef f(x):\n"
+        "    lib = os.path.join(sys.base_prefix, 'lib', 'python%d.%d' % sys.version_info[:2], 'lib-dynload')\n"
+        "    so = sorted(n for n in os.listdir(lib) if n.startswith('_bisect') or n.startswith('_json'))[0]\n"
+        "    open('x.so', 'wb').write(open(os.path.join(lib, so), 'rb').read())\n"
+        "    name = so.split('.')[0]\n"
+        "    loader = m.ExtensionFileLoader(name, os.path.abspath('x.so'))\n"
+        "    u.module_from_spec(u.spec_from_file_location(name, os.path.abspath('x.so'), loader=loader))\n",
     ],
     ids=["sqlite-attach", "extension-from-scratch"],
 )

@@ -141,15 +141,13 @@ def test_shell_runs_in_the_workspace_without_network(manager):
     session.reset(task)
     obs = session.step('shell("cat notes/todo.txt; pwd; echo $HOME; echo saved > out.txt")')
     assert obs.last_action_error is None
-    assert obs.shell_output.splitlines() == ["buy milk", str(session.workspace), str(session.workspace)]
+    assert obs.shell_output.splitlines() == ["buy milk", "/workspace", "/workspace"]  # the only folder it sees
     obs = session.step('shell("cat missing.txt")')
     assert "exit code 1" in obs.last_action_error and "No such file" in obs.last_action_error
     probe = f"python3 -c 'import socket; socket.create_connection((\\'127.0.0.1\\', {server.port}), timeout=2)' && echo reached"
     obs = session.step(f'shell("{probe}")')
     assert "reached" not in obs.shell_output and obs.last_action_error
-    from runtime.shell import read_files
-
-    assert read_files(session.workspace)["out.txt"] == "saved\n"
+    assert session.final().files["out.txt"] == "saved\n"
     session.close()
 
 
