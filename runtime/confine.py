@@ -76,6 +76,14 @@ class RunUser:
         return {"user": self.uid, "group": self.uid, "extra_groups": []}
 
 
+def unreachable_parent(folder: Path) -> Path | None:
+    """The first parent of `folder` that an unprivileged uid cannot pass through (bwrap must), or None."""
+    for parent in Path(folder).resolve().parents:
+        if not parent.stat().st_mode & 0o001:
+            return parent
+    return None
+
+
 def unsafe() -> bool:
     """Whether the user explicitly allowed untrusted code to run without confinement."""
     return os.environ.get(UNSAFE_ENV, "") not in ("", "0", "false", "no")

@@ -15,7 +15,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from runtime.backends.base import Backend, DeadlineExceeded, EnvError, LeaseExpired
+from runtime.backends.base import Backend, DeadlineExceeded, EnvError, LeaseExpired, TaskSetupError
 from runtime.objectstore import ObjectStore
 from runtime.session import Deadlines, Lease, Outcome, Session, SessionSpec
 
@@ -29,6 +29,7 @@ __all__ = [
     "Outcome",
     "Session",
     "SessionSpec",
+    "TaskSetupError",
 ]
 
 
@@ -52,6 +53,8 @@ class EnvironmentManager:
         self.screenshots = screenshots if isinstance(screenshots, ObjectStore) else ObjectStore(screenshots)
         self.deadlines = deadlines or Deadlines()
         self.workspace_root = Path(workspace_root or tempfile.mkdtemp(prefix="gym-workspaces-"))
+        if workspace_root is None:
+            self.workspace_root.chmod(0o711)  # the confined shell's uid passes through to its own folder, lists nothing
         self.axtree_lines = axtree_lines
         self._sessions: dict[str, Session] = {}
         self._lock = threading.Lock()

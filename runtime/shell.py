@@ -97,9 +97,11 @@ class Workspace:
         """Empty the workspace, write the task's files into it and hand it to the session's uid."""
         write_files(self.path, files)
         self.overflowed = False
-        parent = self.path.parent
-        parent.chmod(parent.stat().st_mode | 0o111)  # bwrap, started as the session's uid, must reach the folder
         self.user.own(self.path)
+        blocked = confine.unreachable_parent(self.path)
+        if blocked is not None and confine.available():
+            raise WorkspaceError(f"workspace {self.path} is unreachable for the confined shell: {blocked} is not "
+                                 "searchable by other users (chmod o+x it, or put the workspace root elsewhere)")
 
     def run(self, command: str, timeout_s: float = 10.0) -> ShellResult:
         """Run `command` with bash in the workspace; stopped at `timeout_s` or when the workspace passes its cap."""

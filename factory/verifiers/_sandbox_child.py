@@ -1,8 +1,9 @@
 """The sandbox child: run as `python -I -S -B -c <this file's text>`, never imported by the project.
 
-It reads one job line from stdin, confines itself (rlimits, network namespace when root, scratch
-folder, an audit hook that ends the process on network use, subprocesses, or writes outside the
-scratch folder), runs the job's entry function, and writes JSON lines on its protocol pipe:
+It runs inside bubblewrap (see sandbox.py), reads one job line from stdin, confines itself further
+(rlimits; a network namespace when unconfined as root; the scratch folder as cwd; an audit hook that
+ends the process on network use, subprocesses, reads of files other than the standard library, or
+writes outside the scratch folder), runs the job's entry function, and writes JSON lines on its protocol pipe:
 `{"t": "call", ...}` (a request the parent answers on stdin), then one `{"t": "result", "value"}`
 or `{"t": "error", "kind", "error"}`. User prints go to stderr, never onto the protocol.
 """
@@ -76,6 +77,23 @@ def _outside(path, dir_fd=None, _root="/", _realpath=os.path.realpath, _fspath=o
     return not (full == _root or full.startswith(_root + "/"))
 
 
+def _unreadable(path, _roots=(), _realpath=os.path.realpath, _fspath=os.fspath):
+    """Whether `path` lies outside every folder the child may read (scratch, the stdlib, time zones)."""
+    if isinstance(path, int):
+        return False
+    try:
+        path = _fspath(path)
+    except TypeError:
+        return True
+    if isinstance(path, bytes):
+        path = path.decode("utf-8", "surrogateescape")
+    full = _realpath(path)
+    for root in _roots:
+        if full == root or full.startswith(root + "/"):
+            return False
+    return True
+
+
 def _refuse(what, _fd=-1, _write=os.write, _exit=os._exit, _dumps=json.dumps):
     """Tell the parent which operation was forbidden, then end the process (uncatchable)."""
     try:
@@ -84,7 +102,7 @@ def _refuse(what, _fd=-1, _write=os.write, _exit=os._exit, _dumps=json.dumps):
         _exit(_FORBIDDEN_EXIT)
 
 
-def _hook(event, args, _outside=_outside, _refuse=_refuse, _net=_NETWORK_EVENTS, _proc=_PROCESS_EVENTS,
+def _hook(event, args, _outside=_outside, _unreadable=_unreadable, _refuse=_refuse, _net=_NETWORK_EVENTS, _proc=_PROCESS_EVENTS,
           _paths=tuple(_WRITE_PATH_EVENTS.items()), _imports=_BLOCKED_IMPORTS, _flags=_WRITE_FLAGS, _guarded=()):
     """The audit hook: state lives in defaults, whose replacement is itself refused."""
     if event == "open":
@@ -93,6 +111,10 @@ def _hook(event, args, _outside=_outside, _refuse=_refuse, _net=_NETWORK_EVENTS,
         writing = (isinstance(flags, int) and flags & _flags) or (isinstance(mode, str) and any(c in mode for c in "wax+"))
         if writing and _outside(path):
             _refuse("write to %r outside the scratch folder" % (path,))
+        if _unreadable(path):
+            _refuse("read of %r: a verifier reads its `final` argument, not files" % (path,))
+    elif event in ("os.listdir", "os.scandir") and args and args[0] is not None and _unreadable(args[0]):
+        _refuse("listing of %r: a verifier reads its `final` argument, not files" % (args[0],))
     elif event.startswith(_net):
         _refuse("network access (%s %r)" % (event, args[1:3] if len(args) > 1 else args))
     elif event in _proc:
@@ -100,7 +122,7 @@ def _hook(event, args, _outside=_outside, _refuse=_refuse, _net=_NETWORK_EVENTS,
     elif event.startswith("ctypes."):
         _refuse("ctypes (%s)" % event)
     elif event == "import":
-        if args[0].partition(".")[0] in _imports:
+        if any(part in _imports for part in args[0].split(".")):  # every part: `a._posixsubprocess` is refused too
             _refuse("import of %s" % args[0])
         if args[1] is not None and not _outside(args[1]):
             _refuse("import of %s from the scratch folder" % args[0])
@@ -118,8 +140,11 @@ def _install_hook(scratch, proto_fd):
     """Bind the scratch folder and protocol fd into the hook's defaults, then install it."""
     root = os.path.realpath(scratch)
     _outside.__defaults__ = (None, root) + _outside.__defaults__[2:]
+    readable = [root, "/dev/null", "/dev/urandom", "/usr/share/zoneinfo"]
+    readable += [os.path.realpath(entry) for entry in sys.path if entry]
+    _unreadable.__defaults__ = (tuple(readable),) + _unreadable.__defaults__[1:]
     _refuse.__defaults__ = (proto_fd,) + _refuse.__defaults__[1:]
-    _hook.__defaults__ = _hook.__defaults__[:-1] + ((_hook, _outside, _refuse),)
+    _hook.__defaults__ = _hook.__defaults__[:-1] + ((_hook, _outside, _unreadable, _refuse),)
     sys.addaudithook(_hook)
 
 
@@ -176,7 +201,8 @@ def _main():
         return reply["value"]
 
     _confine(job["limits"], scratch)
-    _install_hook(scratch, proto_fd)
+    if job["limits"].get("audit", True):
+        _install_hook(scratch, proto_fd)
     remote = call if job["remote"] else None
     namespace = {"__name__": "__sandbox__", "__builtins__": __builtins__, "RemoteError": RemoteError}
     try:

@@ -50,6 +50,7 @@ class SandboxLimits(BaseModel):
     max_message_mb: int = Field(default=64, ge=1, description="Largest protocol message from the child, MiB.")
     netns: bool = Field(default=True, description="Unconfined as root, also unshare the network namespace.")
     processes: int = Field(default=16, ge=2, description="Processes the run's uid may have at once (RLIMIT_NPROC).")
+    audit: bool = Field(default=True, description="The in-process audit hook (second layer); off only to test the OS boundary alone.")
 
 
 class SandboxResult(BaseModel):
@@ -115,7 +116,7 @@ def run_sandboxed(
         "remote": handler is not None,
         "repeat": repeat,
         "limits": {"memory_mb": limits.memory_mb, "cpu_s": limits.cpu_s or limits.timeout_s,
-                   "file_mb": limits.file_mb, "netns": limits.netns},
+                   "file_mb": limits.file_mb, "netns": limits.netns, "audit": limits.audit},
     }
     try:
         argv, popen = _child_command(scratch, job, limits)
