@@ -17,7 +17,6 @@ flows_app = typer.Typer(help="Prefect flows: serve them as deployments for the P
 def _prefect_defaults() -> None:
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "180")  # 2 busy cores start it slowly
-    os.environ.setdefault("PREFECT_HOME", str(Path(os.environ.get("GYMFACTORY_HOME", Path.home() / ".gymfactory")) / "prefect"))
 
 
 def run(
@@ -74,9 +73,9 @@ def _summary(report: dict) -> None:
 
 @flows_app.command("serve")
 def serve(
-    name: str = typer.Option("gymfactory", help="Deployment name (each flow gets one)."),
+    name: str = typer.Option("gymfactory", help="Prefix of the deployment names: each flow is served as NAME-<flow>."),
 ) -> None:
-    """Register every flow as a deployment and serve them; start runs from the Prefect UI."""
+    """Register every flow as a deployment (each its own name) and serve them; start runs from the Prefect UI."""
     _prefect_defaults()
     from prefect import serve as prefect_serve
 
@@ -85,7 +84,12 @@ def serve(
     if not os.environ.get("PREFECT_API_URL"):
         console.print("[yellow]PREFECT_API_URL is not set: start `prefect server start` and export "
                       "PREFECT_API_URL=http://127.0.0.1:4200/api to see these deployments in the UI.[/yellow]")
-    prefect_serve(*(f.to_deployment(name=name) for f in deployable()))
+    prefect_serve(*(f.to_deployment(name=deployment_name(name, f.name)) for f in deployable()))
+
+
+def deployment_name(prefix: str, flow: str) -> str:
+    """The served deployment of `flow`: distinct per flow, so the UI and `run_deployment` tell them apart."""
+    return f"{prefix}-{flow}"
 
 
 def register(root: typer.Typer) -> None:

@@ -41,5 +41,5 @@ def browser_slot() -> Iterator[None]:
 
 def current() -> EnvironmentManager:
     if _manager is None:
-        raise RuntimeError("no environment is open: wrap the flow body in flows.runtime.environment()")
+        raise RuntimeError("no environment is open: wrap the flow body in flows.environment.environment()")
     return _manager

@@ -15,7 +15,7 @@ from runtime.agents import AgentOptions
 from runtime.rollout import AttemptResult, RolloutReport, rollout
 from runtime.store import TrajectoryStore
 
-from . import runtime
+from .environment import browser_slot, current, environment
 from .artifacts import ProgressArtifact, table
 from .config import PipelineConfig
 from .workdir import Workdir
@@ -28,9 +28,9 @@ def rollout_batch(tasks: list[Task], agent: str, attempts: int, max_steps: int, 
     try:
         out: list[AttemptResult] = []
         for t in tasks:
-            with runtime.browser_slot():
+            with browser_slot():
                 report = rollout([t], agent, attempts, 1, options=AgentOptions(model=model), max_steps=max_steps,
-                                 manager=runtime.current(), store=store)
+                                 manager=current(), store=store)
             out.extend(report.results)
         return out
     finally:
@@ -61,7 +61,7 @@ def rollouts_flow(config: PipelineConfig, tasks_file: str = "tasks/reviewed.json
     store_url = str(wd.path("rollouts", "trajectories.db"))
     TrajectoryStore(store_url).close()  # create the tables once, before batches open it from several threads
     by_agent: dict[str, list[AttemptResult]] = {}
-    with runtime.environment(config.concurrency):
+    with environment(config.concurrency):
         for agent in agents:
             mine = tasks[: config.golden_sample] if agent == "golden" and config.golden_sample else tasks
             progress = ProgressArtifact(f"{stage}-{agent}-progress", len(mine), f"Tasks attempted by {agent}")

@@ -7,7 +7,7 @@ import time
 
 from prefect import flow
 
-from . import runtime
+from .environment import environment
 from .artifacts import table
 from .config import PipelineConfig
 from .workdir import Workdir
@@ -29,7 +29,7 @@ def train_stage(config: PipelineConfig) -> dict:
     inputs = [Workdir.fingerprint(source.read_text()), config.train_sft_epochs, config.train_steps, config.seed]
     if (done := wd.done("train", inputs)) is not None:
         return done
-    with runtime.environment(config.concurrency) as manager:
+    with environment(config.concurrency) as manager:
         report = train(train_config, log=print, manager=manager)
     steps = [{"step": s.get("step"), "reward": s.get("reward_mean"), "success": s.get("success_rate"), "k3": s.get("k3")}
              for s in report.steps]

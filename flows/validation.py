@@ -14,7 +14,7 @@ from factory.tasks.io import load_tasks, save_tasks
 from factory.tasks.schema import Task
 from factory.verifiers.validate import ValidationConfig, ValidationResult, validate_task
 
-from . import runtime
+from .environment import browser_slot, current, environment
 from .artifacts import ProgressArtifact, table
 from .config import PipelineConfig
 from .workdir import Workdir
@@ -25,8 +25,8 @@ def validate_batch(tasks: list[Task], runs: int) -> list[ValidationResult]:
     """Validate a batch of tasks, one browser slot per task."""
     config, out = ValidationConfig(runs=runs), []
     for t in tasks:
-        with runtime.browser_slot():
-            out.append(validate_task(t, runtime.current(), config))
+        with browser_slot():
+            out.append(validate_task(t, current(), config))
     return out
 
 
@@ -50,7 +50,7 @@ def validation_flow(config: PipelineConfig) -> dict:
     todo = [t for t in tasks if t.id not in results]
     print(f"validate: {len(results)} verdicts kept, {len(todo)} tasks to validate")
     progress = ProgressArtifact("validation-progress", len(todo), "Tasks validated")
-    with runtime.environment(config.concurrency), open(results_file, "a") as sink:
+    with environment(config.concurrency), open(results_file, "a") as sink:
         batches = [todo[i : i + config.batch] for i in range(0, len(todo), config.batch)]
         futures = [validate_batch.submit(b, config.validation_runs) for b in batches]
         for future in futures:

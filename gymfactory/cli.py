@@ -4,13 +4,45 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
+from pathlib import Path
 
 import typer
+from typer.core import TyperGroup
+
+from gymfactory.errors import InputError
 
 # Packages that contribute commands: each has a `cli` module with `register(root: typer.Typer)`.
 COMMAND_MODULES = ("mocked_apps.cli", "factory.apps.cli", "runtime.cli", "factory.cli", "flows.cli", "rl.cli")
 # Benchmarks: each module has `main(...)`, a Typer command, shown as `gymfactory bench NAME`.
 BENCH_MODULES = {"apps": "bench.apps", "runtime": "bench.runtime", "validation": "bench.validation", "train": "bench.train"}
+
+
+def prepare_home() -> Path:
+    """Create the per-user folders every command may need, before any command (or Prefect) starts.
+
+    `GYMFACTORY_HOME` (default `~/.gymfactory`) holds registered apps, trajectories, screenshots and
+    the Prefect home. Prefect creates only the last folder of `PREFECT_HOME`, and its temporary
+    server then fails to open its database, so the whole path is made here, at the one entry point.
+    """
+    from mocked_apps.registry import home
+
+    root = home()
+    os.environ.setdefault("PREFECT_HOME", str(root / "prefect"))
+    for folder in (root, Path(os.environ["PREFECT_HOME"]).expanduser()):
+        folder.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+class _Root(TyperGroup):
+    """The root command: an InputError from any command becomes one line on stderr and exit code 2, no traceback."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except InputError as err:
+            typer.echo(f"error: {' '.join(str(err).split())}", err=True)
+            raise typer.Exit(2) from None
 
 
 def _optional(module: str):
@@ -25,6 +57,7 @@ def _optional(module: str):
 def build() -> typer.Typer:
     root = typer.Typer(
         name="gymfactory",
+        cls=_Root,
         help="Mocked apps, verified tasks and GRPO training for GUI agents.",
         no_args_is_help=True,
         add_completion=False,
@@ -34,7 +67,7 @@ def build() -> typer.Typer:
         module = _optional(name)
         if module is not None:
             module.register(root)
-    bench = typer.Typer(help="Benchmarks: speed and memory targets of DESIGN.md.", no_args_is_help=True)
+    bench = typer.Typer(help="Benchmarks: the speed and memory targets in docs/architecture.md.", no_args_is_help=True)
     for name, path in BENCH_MODULES.items():
         module = _optional(path)
         if module is not None:
@@ -44,6 +77,7 @@ def build() -> typer.Typer:
 
 
 def main() -> None:
+    prepare_home()
     build()()
 
 

@@ -1,36 +1,73 @@
-"""`gymfactory flows serve` registers deployments; a run started by name completes."""
+"""`gymfactory flows serve` registers one distinct deployment per flow, and every one of them, started by
+name the way the Prefect UI starts it (flow files loaded by path, each run in its own process), completes."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from prefect.client.orchestration import get_client
 from prefect.deployments import run_deployment
 
+from flows import deployable
+from flows.cli import deployment_name
 
-def test_deployment_runs_by_name(prefect_server, tmp_path):
-    env = {**os.environ, "PREFECT_API_URL": prefect_server, "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
-    proc = subprocess.Popen([sys.executable, "-m", "gymfactory.cli", "flows", "serve", "--name", "test"], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+ROOT = Path(__file__).resolve().parents[2]
+# one toy config for every deployment: two tasks, one validation run, the smallest training stage
+TOY = dict(tasks=2, families=["drive.rename_document", "mail.star_invoice_email"], personas=["alex"], scenarios=["month_end"],
+           validation_runs=1, concurrency=2, batch=2, agents=["golden", "random"], max_steps=4, golden_sample=2,
+           train_sft_epochs=1, train_steps=1)
+# every stage deployment after the pipeline, in pipeline order, with the marker it writes (report writes report.json)
+STAGES = [("worlds", "worlds"), ("synthesize-tasks", "synthesize"), ("validate-tasks", "validate"), ("review-tasks", "review"),
+          ("rollouts", "rollouts"), ("train", "train"), ("export-dataset", "dataset"), ("report", None)]
+
+
+def _served(client) -> set[str]:
+    flows = {f.id: f.name for f in client.read_flows()}
+    return {f"{flows.get(d.flow_id)}/{d.name}" for d in client.read_deployments()}
+
+
+def _start(name: str, config: dict) -> None:
+    run = run_deployment(name, parameters={"config": config}, timeout=600)
+    assert run.state.is_completed(), f"{name}: {run.state}"
+
+
+def test_every_served_deployment_completes(prefect_server, tmp_path):
+    expected = {f"{f.name}/{deployment_name('test', f.name)}" for f in deployable()}
+    assert len(expected) == len(deployable()) == 1 + len(STAGES)  # distinct names, one per flow
+    assert {name for name, _ in STAGES} | {"pipeline"} == {f.name for f in deployable()}
+    env = {**os.environ, "PREFECT_API_URL": prefect_server, "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+           "GYMFACTORY_HOME": str(tmp_path / "home")}
+    log = open(tmp_path / "serve.log", "wb")
+    proc = subprocess.Popen([sys.executable, "-m", "gymfactory.cli", "flows", "serve", "--name", "test"], cwd=ROOT, env=env,
+                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         deadline = time.monotonic() + 120
         with get_client(sync_client=True) as client:
-            while time.monotonic() < deadline:
-                flows = {f.id: f.name for f in client.read_flows()}
-                served = {f"{flows.get(d.flow_id)}/{d.name}" for d in client.read_deployments()}
-                if {"worlds/test", "pipeline/test", "validate-tasks/test"} <= served:
-                    break
-                assert proc.poll() is None, proc.stdout.read().decode()
+            while not expected <= (served := _served(client)) and time.monotonic() < deadline:
+                assert proc.poll() is None, (tmp_path / "serve.log").read_text()
                 time.sleep(1)
-            assert {"worlds/test", "pipeline/test", "validate-tasks/test"} <= served
-        run = run_deployment("worlds/test", parameters={"config": {"out": str(tmp_path / "w"), "personas": ["rosa"],
-                                                                    "scenarios": ["offsite"]}}, timeout=180)
-        assert run.state.is_completed(), run.state
-        assert len(list((tmp_path / "w" / "worlds").glob("rosa-offsite-*.json"))) == 1
+        assert expected <= served, served
+
+        out = tmp_path / "run"
+        config = {"out": str(out), **TOY}
+        _start(f"pipeline/{deployment_name('test', 'pipeline')}", config)
+        report = json.loads((out / "report.json").read_text())
+        assert report["stages"]["validate"]["accepted"] >= 1 and report["stages"]["rollouts"]["agents"]
+
+        for flow, stage in STAGES:  # each stage started on its own redoes its work (its marker removed first)
+            marker = out / "stages" / f"{stage}.json" if stage else out / "report.json"
+            marker.unlink(missing_ok=True)
+            _start(f"{flow}/{deployment_name('test', flow)}", config)
+            assert marker.is_file(), f"{flow} completed without writing {marker.name}"
+        assert (out / "train" / "report.json").is_file()
+        assert "train" in json.loads((out / "report.json").read_text())["stages"]
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
+        log.close()
