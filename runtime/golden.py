@@ -47,6 +47,10 @@ class GoldenActionError(SandboxCallError):
 class GoldenFailed(RuntimeError):
     """The golden code raised, timed out or died in its sandbox; the message says which and where."""
 
+    def __init__(self, message: str, kind: str | None = None):
+        super().__init__(message)
+        self.kind = kind  # the sandbox's error kind (e.g. "forbidden"), None for a runner fault
+
 
 class GoldenEnv:
     """The person-like action API handed to `solve(env)`; every action method emits one agent action.
@@ -198,7 +202,7 @@ class GoldenRunner:
             raise GoldenFailed(f"golden runner failed: {value}") from value
         result: SandboxResult = value
         if not result.ok:
-            raise GoldenFailed(f"golden code failed ({result.error_kind}): {result.error}")
+            raise GoldenFailed(f"golden code failed ({result.error_kind}): {result.error}", kind=result.error_kind)
         return None
 
     def close(self) -> None:

@@ -35,6 +35,7 @@ ReasonCode = Literal[
     "verifier_crash",
     "verifier_timeout",
     "verifier_forbidden",
+    "golden_forbidden",
     "nondeterministic_verdicts",
     "reset_not_exact",
     "bad_output",
@@ -203,7 +204,8 @@ class _Check:
         except GoldenFailed as err:
             if isinstance(err.__cause__, (EnvError, SandboxError)):
                 raise err.__cause__  # the environment failed under the golden code: env_error, not a verdict
-            raise _Reject("golden_fails", f"{err} (after actions {actions})") from err
+            reason: ReasonCode = "golden_forbidden" if err.kind == "forbidden" else "golden_fails"
+            raise _Reject(reason, f"{err} (after actions {actions})") from err
         finally:
             runner.close()
         return actions
