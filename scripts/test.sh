@@ -4,4 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install.sh
 export PREFECT_SERVER_ANALYTICS_ENABLED=false PREFECT_HOME="${PREFECT_HOME:-$PWD/.gymfactory/prefect}"
+mkdir -p "$PREFECT_HOME"  # Prefect makes only the last folder of it
 exec .venv/bin/python -m pytest -q "$@"
