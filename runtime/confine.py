@@ -101,16 +101,15 @@ def _probe() -> str | None:
     user = RunUser.fresh()
     try:
         user.own(scratch)
-        proc = subprocess.run(
-            confined_argv(["/bin/true"], writable=scratch), capture_output=True, timeout=30,
-            env=clean_env(), **user.popen_kwargs(),
-        )
+        proc = popen(["/bin/true"], writable=scratch, inside="/work", user=user,
+                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, stderr = proc.communicate(timeout=30)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bwrap could not start: {exc}"
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     if proc.returncode != 0:
-        return f"bwrap failed (exit {proc.returncode}): {proc.stderr.decode(errors='replace').strip()[:300]}"
+        return f"bwrap failed (exit {proc.returncode}): {stderr.decode(errors='replace').strip()[:300]}"
     return None
 
 
@@ -163,7 +162,31 @@ def confined_argv(
     ]
     if limits.cpu_s:
         prlimit.append(f"--cpu={limits.cpu_s}")
-    argv = [*prlimit, "--", "bwrap", "--unshare-all", "--die-with-parent", "--new-session",
+    return [*prlimit, "--", "bwrap", *_bwrap_options(writable, inside), "--", *command]
+
+
+def popen(
+    command: list[str], *, writable: Path, inside: str, user: RunUser, limits: Limits = Limits(), **kwargs,
+) -> subprocess.Popen:
+    """Start `command` confined, as `user`; bwrap reads its options from a pipe (`--args`), so not even the
+    sandbox's own `/proc/1/cmdline` shows a host path. `kwargs` go to `subprocess.Popen` (env defaults to
+    `clean_env()`)."""
+    argv = confined_argv(command, writable=writable, inside=inside, limits=limits)
+    start, end = argv.index("bwrap") + 1, len(argv) - len(command) - 1
+    read, write = os.pipe()
+    try:
+        os.write(write, b"".join(arg.encode() + b"\0" for arg in argv[start:end]))  # far below a pipe's 64 KiB
+        os.close(write)
+        kwargs.setdefault("env", clean_env())
+        return subprocess.Popen(
+            [*argv[:start], "--args", str(read), *argv[end:]], pass_fds=(read,), **kwargs, **user.popen_kwargs(),
+        )
+    finally:
+        os.close(read)
+
+
+def _bwrap_options(writable: Path, inside: str) -> list[str]:
+    argv = ["--unshare-all", "--die-with-parent", "--new-session",
             "--uid", str(INSIDE_UID), "--gid", str(INSIDE_UID), "--cap-drop", "ALL",
             "--hostname", "sandbox", "--ro-bind", "/usr", "/usr"]
     for link in _SYSTEM_LINKS:
@@ -176,5 +199,5 @@ def confined_argv(
     argv += ["--dir", "/etc", "--ro-bind", str(etc / "passwd"), "/etc/passwd", "--ro-bind", str(etc / "group"),
              "/etc/group", "--ro-bind", str(etc / "hostname"), "/etc/hostname",
              "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
-             "--bind", str(writable), inside, "--chdir", inside, "--setenv", "HOME", inside, "--", *command]
+             "--bind", str(writable), inside, "--chdir", inside, "--setenv", "HOME", inside]
     return argv

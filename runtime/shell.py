@@ -109,12 +109,13 @@ class Workspace:
             return ShellResult(output="", returncode=None, error=self._overflow_message())
         confined = confine.require()
         with tempfile.TemporaryFile(prefix="gf-shell-") as out:
-            proc = subprocess.Popen(
-                self._argv(command, confined), cwd=self.path, stdin=subprocess.DEVNULL, stdout=out,
-                stderr=subprocess.STDOUT, start_new_session=True, close_fds=True,
-                env=confine.clean_env({"TMPDIR": f"{INSIDE}/.tmp"}) if confined else _unconfined_env(self.path),
-                **(self.user.popen_kwargs() if confined else {}),
-            )
+            streams = {"cwd": self.path, "stdin": subprocess.DEVNULL, "stdout": out, "stderr": subprocess.STDOUT,
+                       "start_new_session": True}
+            if confined:
+                proc = confine.popen(["bash", "-c", command], writable=self.path, inside=INSIDE, user=self.user,
+                                     env=confine.clean_env({"TMPDIR": f"{INSIDE}/.tmp"}), **streams)
+            else:
+                proc = subprocess.Popen([*_unshare(), "bash", "-c", command], env=_unconfined_env(self.path), **streams)
             timed_out = self._wait(proc, timeout_s)
             out.seek(0)
             text = _clip(out.read(4 * MAX_OUTPUT + 4))
@@ -134,11 +135,6 @@ class Workspace:
 
     def remove(self) -> None:
         shutil.rmtree(self.path, ignore_errors=True)
-
-    def _argv(self, command: str, confined: bool) -> list[str]:
-        if confined:
-            return confine.confined_argv(["bash", "-c", command], writable=self.path, inside=INSIDE)
-        return [*_unshare(), "bash", "-c", command]
 
     def _wait(self, proc: subprocess.Popen, timeout_s: float) -> bool:
         """Wait for the command, watching the workspace size; kill the whole tree on either limit. True if timed out."""

@@ -119,11 +119,8 @@ def run_sandboxed(
                    "file_mb": limits.file_mb, "netns": limits.netns, "audit": limits.audit},
     }
     try:
-        argv, popen = _child_command(scratch, job, limits)
-        proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
-            start_new_session=True, close_fds=True, **popen,
-        )
+        proc = _start_child(scratch, job, limits, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+                            start_new_session=True, close_fds=True)
     except OSError as exc:
         shutil.rmtree(scratch, ignore_errors=True)
         stderr.close()
@@ -148,8 +145,8 @@ def run_sandboxed(
     return SandboxResult(value=value, error_kind=kind, error=error, seconds=time.monotonic() - started)
 
 
-def _child_command(scratch: str, job: dict, limits: SandboxLimits) -> tuple[list[str], dict]:
-    """The child's command line and Popen arguments: confined by bubblewrap unless the user opted out.
+def _start_child(scratch: str, job: dict, limits: SandboxLimits, **streams) -> subprocess.Popen:
+    """Start the child: confined by bubblewrap unless the user opted out.
 
     Confined, the child sees its scratch folder as `/scratch` (the only writable path), the system's
     `/usr` read-only and nothing else; it runs as an unprivileged uid with a process-count limit.
@@ -159,15 +156,14 @@ def _child_command(scratch: str, job: dict, limits: SandboxLimits) -> tuple[list
         user.own(Path(scratch))
         job["scratch"] = "/scratch"
         job["limits"]["netns"] = False  # bwrap already gave the child a network namespace of its own
-        argv = confine.confined_argv(
+        return confine.popen(
             [confine.CONFINED_PYTHON, "-I", "-S", "-B", "-c", _CHILD_SOURCE], writable=Path(scratch), inside="/scratch",
-            limits=confine.Limits(processes=limits.processes, memory_mb=limits.memory_mb + 256, file_mb=limits.file_mb),
+            user=user, limits=confine.Limits(processes=limits.processes, memory_mb=limits.memory_mb + 256, file_mb=limits.file_mb),
+            env=confine.clean_env({"TMPDIR": "/scratch"}), cwd=scratch, **streams,
         )
-        env = confine.clean_env({"TMPDIR": "/scratch"})
-        return argv, {"env": env, "cwd": scratch, **user.popen_kwargs()}
     env = {k: os.environ[k] for k in _CHILD_ENV_KEEP if k in os.environ}
     env.update(PATH="/usr/bin:/bin", HOME=scratch, TMPDIR=scratch, PYTHONIOENCODING="utf-8")
-    return [sys.executable, "-I", "-S", "-B", "-c", _CHILD_SOURCE], {"env": env, "cwd": scratch}
+    return subprocess.Popen([sys.executable, "-I", "-S", "-B", "-c", _CHILD_SOURCE], env=env, cwd=scratch, **streams)
 
 
 class _ChildGone(Exception):
