@@ -11,11 +11,12 @@ import typer
 from typer.core import TyperGroup
 
 from gymfactory.errors import InputError
+from runtime.confine import UNSAFE_ENV, ConfinementUnavailable
 
 # Packages that contribute commands: each has a `cli` module with `register(root: typer.Typer)`.
 COMMAND_MODULES = ("mocked_apps.cli", "factory.apps.cli", "runtime.cli", "factory.cli", "flows.cli", "rl.cli")
 # Benchmarks: each module has `main(...)`, a Typer command, shown as `gymfactory bench NAME`.
-BENCH_MODULES = {"apps": "bench.apps", "runtime": "bench.runtime", "validation": "bench.validation", "train": "bench.train"}
+BENCH_MODULES = {"apps": "bench.apps", "runtime": "bench.runtime", "sandbox": "bench.sandbox", "validation": "bench.validation", "train": "bench.train"}
 
 
 def prepare_home() -> Path:
@@ -43,6 +44,21 @@ class _Root(TyperGroup):
         except InputError as err:
             typer.echo(f"error: {' '.join(str(err).split())}", err=True)
             raise typer.Exit(2) from None
+        except ConfinementUnavailable as err:
+            typer.echo(f"error: {err}", err=True)
+            raise typer.Exit(3) from None
+
+
+def _root_options(
+    unsafe_no_confinement: bool = typer.Option(
+        False, "--unsafe-no-confinement",
+        help="Run verifier, golden and shell code WITHOUT bubblewrap where it cannot run. Unsafe: rewards become "
+             "hackable; reports and dataset cards say so.",
+    ),
+) -> None:
+    if unsafe_no_confinement:
+        os.environ[UNSAFE_ENV] = "1"  # children (flows, workers) inherit the choice
+        typer.echo("warning: --unsafe-no-confinement: untrusted code may run unconfined", err=True)
 
 
 def _optional(module: str):
@@ -62,6 +78,7 @@ def build() -> typer.Typer:
         no_args_is_help=True,
         add_completion=False,
         pretty_exceptions_enable=False,
+        callback=_root_options,
     )
     for name in COMMAND_MODULES:
         module = _optional(name)

@@ -19,14 +19,17 @@ printed in reports and dataset cards.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import secrets
 import shutil
 import subprocess
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 UNSAFE_ENV = "GYMFACTORY_UNSAFE_NO_CONFINEMENT"
 INSIDE_UID = 65534
@@ -118,8 +121,24 @@ def available() -> bool:
     return _probe() is None
 
 
+_measuring_unconfined = threading.Event()
+
+
+@contextlib.contextmanager
+def unconfined_for_benchmark() -> Iterator[None]:
+    """Run untrusted code the old, unconfined way while inside: only `gymfactory bench sandbox` uses it,
+    to measure what confinement costs side by side in one run."""
+    _measuring_unconfined.set()
+    try:
+        yield
+    finally:
+        _measuring_unconfined.clear()
+
+
 def require() -> bool:
     """True when untrusted code runs confined, False when the user opted out; else raise with the fix."""
+    if _measuring_unconfined.is_set():
+        return False
     problem = _probe()
     if problem is None:
         return True

@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
-# Installs everything gymfactory needs on a fresh Debian machine: Chromium, a virtual
+# Installs everything gymfactory needs on a fresh Debian machine: Chromium, bubblewrap, a virtual
 # environment in .venv, the pinned Python packages and gymfactory itself (editable).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v chromium >/dev/null 2>&1; then
-  echo "== apt: chromium"
+# Debian packages: the browser; bubblewrap and the system python3 that confine untrusted code
+# (verifiers, golden code, the agent's shell); util-linux gives prlimit.
+APT=()
+command -v chromium >/dev/null 2>&1 || APT+=(chromium)
+command -v bwrap >/dev/null 2>&1 || APT+=(bubblewrap)
+[ -x /usr/bin/python3 ] || APT+=(python3)
+command -v prlimit >/dev/null 2>&1 || APT+=(util-linux)
+if [ ${#APT[@]} -gt 0 ]; then
+  echo "== apt: ${APT[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${APT[@]}" >/dev/null
 fi
 
 PY=${PYTHON:-python3}
