@@ -11,11 +11,13 @@
 from __future__ import annotations
 
 import secrets
+import shutil
 import tempfile
 import threading
 from pathlib import Path
 
 from runtime.backends.base import Backend, DeadlineExceeded, EnvError, LeaseExpired, TaskSetupError
+from runtime import confine
 from runtime.objectstore import ObjectStore
 from runtime.session import Deadlines, Lease, Outcome, Session, SessionSpec
 
@@ -45,6 +47,7 @@ class EnvironmentManager:
         axtree_lines: int = 400,
         reap_every_s: float = 1.0,
     ):
+        confine.require()  # before anything starts: untrusted code (verifiers, golden, shell) must be confinable
         if backend is None:
             from runtime.backends.local import LocalBackend
 
@@ -52,6 +55,7 @@ class EnvironmentManager:
         self.backend = backend
         self.screenshots = screenshots if isinstance(screenshots, ObjectStore) else ObjectStore(screenshots)
         self.deadlines = deadlines or Deadlines()
+        self._own_workspaces = workspace_root is None  # a folder it made is removed by close(); one it was given is kept
         self.workspace_root = Path(workspace_root or tempfile.mkdtemp(prefix="gym-workspaces-"))
         if workspace_root is None:
             self.workspace_root.chmod(0o711)  # the confined shell's uid passes through to its own folder, lists nothing
@@ -74,11 +78,13 @@ class EnvironmentManager:
             return list(self._sessions.values())
 
     def close(self) -> None:
-        """Close every session and stop the backend."""
+        """Close every session, stop the backend, and remove the workspace folder it created."""
         self._stop.set()
         for session in self.sessions():
             session.close()
         self.backend.close()
+        if self._own_workspaces:
+            shutil.rmtree(self.workspace_root, ignore_errors=True)
 
     def __enter__(self) -> "EnvironmentManager":
         return self
