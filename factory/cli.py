@@ -31,7 +31,13 @@ def worlds_build(
     """Build worlds (integrity-checked) and save each as JSON."""
     from factory.worlds.builder import build_world
     from factory.worlds.catalog import PERSONAS, SCENARIOS
+    from gymfactory.registry import check_name
 
+    _check_provider(provider)
+    for p in persona or ():
+        check_name("persona", p, PERSONAS)
+    for s in scenario or ():
+        check_name("scenario", s, SCENARIOS)
     if provider != "template":
         from factory.providers import get_provider
         from factory.worlds.llm import generate_world
@@ -74,14 +80,31 @@ def tasks_synthesize(
     seed: int = typer.Option(0, help="Same seed, same tasks."),
     out: Path = typer.Option(Path("tasks.jsonl"), help="Output JSONL file."),
 ) -> None:
-    """Synthesize tasks: requirements first, then golden and verifier code in two separate generations."""
-    from factory.tasks.synthesize import SynthConfig, save_jsonl, synthesize
+    """Synthesize tasks: requirements first, then golden and verifier code in two separate generations.
 
+    A task the provider fails on (unreachable, garbage replies) is recorded in OUT.failures.txt and
+    synthesis goes on; the exit code is 1 when no task could be written.
+    """
+    from factory.tasks.synthesize import SynthConfig, save_jsonl, select_families, synthesize
+
+    _check_provider(provider)
     config = SynthConfig(n=n, apps=tuple(apps) if apps else None, families=tuple(family) if family else None, seed=seed)
+    try:
+        select_families(config)  # an unknown family: did-you-mean
+    except ValueError as err:
+        raise typer.BadParameter(str(err), param_hint="--apps/--family") from None
     author = _author(provider)
+    failures: list[str] = []
     with _progress() as bar:
         job = bar.add_task("synthesizing", total=n)
-        tasks = synthesize(config, author, on_task=lambda _t: bar.advance(job))
+        tasks = synthesize(config, author, on_task=lambda _t: bar.advance(job), failures=failures)
+    failures_file = out.with_suffix(".failures.txt")
+    if failures:
+        failures_file.write_text("\n".join(failures) + "\n")
+        console.print(f"[yellow]{len(failures)} task(s) failed at the provider[/yellow] (listed in {failures_file}); first: {failures[0]}")
+    if not tasks:
+        typer.echo(f"error: no task could be synthesized with provider {provider!r}; see {failures_file}", err=True)
+        raise typer.Exit(1)
     save_jsonl(tasks, out)
     by_family = Counter(t.meta.family for t in tasks)
     table = Table("family", "tasks")
@@ -90,6 +113,14 @@ def tasks_synthesize(
     console.print(table)
     cross = sum(t.meta.cross_app for t in tasks)
     console.print(f"{len(tasks)} tasks, {cross} cross-app ({100 * cross / max(1, len(tasks)):.0f}%), written to {out}")
+
+
+def _check_provider(name: str) -> None:
+    """A provider users may choose ('template' included), checked before anything starts."""
+    if name != "template":
+        from factory.providers import check_provider
+
+        check_provider(name)
 
 
 def _author(provider: str):

@@ -1,7 +1,9 @@
 """The pipeline's output folder: where each stage writes, and which stages are already done.
 
 A stage is done when its marker exists with the same inputs fingerprint; a rerun skips it, so a
-pipeline that failed at stage k resumes at k with everything before it kept.
+pipeline that failed at stage k resumes at k with everything before it kept. A marker is written
+whole or not at all (a temporary file, then a rename); one that cannot be read is named, with the
+way out, before any stage starts.
 """
 
 from __future__ import annotations
@@ -12,6 +14,12 @@ import shutil
 import time
 from pathlib import Path
 from typing import Any
+
+from gymfactory.errors import InputError
+
+
+class MarkerCorrupt(InputError):
+    """A stage marker that is not the JSON record `finish` writes; the message names the file and the way out."""
 
 
 class Workdir:
@@ -33,20 +41,40 @@ class Workdir:
 
     def done(self, stage: str, inputs: Any) -> dict | None:
         """The stage's recorded summary if it finished with these inputs, else None."""
-        marker = self._marker(stage)
-        if not marker.is_file():
-            return None
-        record = json.loads(marker.read_text())
-        return record["summary"] if record.get("inputs") == self.fingerprint(inputs) else None
+        record = self._record(stage)
+        return record["summary"] if record is not None and record.get("inputs") == self.fingerprint(inputs) else None
 
     def finish(self, stage: str, inputs: Any, summary: dict, seconds: float) -> dict:
         record = {"inputs": self.fingerprint(inputs), "summary": summary, "seconds": round(seconds, 2), "at": time.time()}
-        self._marker(stage).write_text(json.dumps(record, indent=2, default=str))
+        marker = self._marker(stage)
+        partial = marker.with_name(f".{marker.name}.partial")
+        partial.write_text(json.dumps(record, indent=2, default=str))
+        partial.replace(marker)  # atomic: a stop mid-write leaves no half marker that reads as finished
         return summary
 
     def seconds(self, stage: str) -> float | None:
+        record = self._record(stage)
+        return record.get("seconds") if record is not None else None
+
+    def check(self) -> None:
+        """Every stage marker can be read; else MarkerCorrupt naming the first bad one (call before starting stages)."""
+        folder = self.root / "stages"
+        for marker in sorted(folder.glob("*.json")) if folder.is_dir() else ():
+            self._record(marker.stem)
+
+    def _record(self, stage: str) -> dict | None:
         marker = self._marker(stage)
-        return json.loads(marker.read_text()).get("seconds") if marker.is_file() else None
+        if not marker.is_file():
+            return None
+        try:
+            record = json.loads(marker.read_bytes().decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as err:
+            raise MarkerCorrupt(f"stage marker {marker} is corrupt ({err}); rerun with --fresh to start over, "
+                                "or delete that file to redo only its stage") from None
+        if not isinstance(record, dict) or not isinstance(record.get("summary"), dict):
+            raise MarkerCorrupt(f"stage marker {marker} is not a stage record; rerun with --fresh to start over, "
+                                "or delete that file to redo only its stage")
+        return record
 
     def reset(self) -> None:
         """Forget every finished stage (outputs are overwritten as stages rerun)."""

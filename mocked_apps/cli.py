@@ -16,16 +16,24 @@ console = Console()
 def list_apps() -> None:
     """Every registered app: shipped ones and those added from other folders."""
     from mocked_apps.kit import AppPackageError, load_manifest
-    from mocked_apps.registry import available
+    from mocked_apps.registry import SHIPPED, AppRegistryError, available
 
+    try:
+        apps_by_name = available()
+    except AppRegistryError as err:  # the shipped apps are still listed; the bad file is named
+        apps_by_name, broken = dict(SHIPPED), err
+    else:
+        broken = None
     table = Table("name", "title", "category", "source")
-    for name, ref in sorted(available().items()):
+    for name, ref in sorted(apps_by_name.items()):
         try:
             manifest = load_manifest(ref)
             table.add_row(name, manifest.title, manifest.category, ref)
         except (AppPackageError, ImportError, SyntaxError) as err:  # a broken registered app is listed, not fatal
             table.add_row(name, f"[red]cannot load: {err}[/red]", "", ref)
     console.print(table)
+    if broken is not None:
+        typer.echo(f"warning: registered apps not listed: {broken}", err=True)
 
 
 @apps.command("serve")
@@ -36,11 +44,16 @@ def serve(
     """Start an app, create an instance from its seed, and print the URL to open."""
     import json
 
+    from gymfactory.errors import InputError
     from mocked_apps.kit import AppServer
     from mocked_apps.registry import resolve
 
-    body = json.loads(open(seed).read()) if seed else {}
-    with AppServer(resolve(app)) as server:
+    ref = resolve(app)  # an unknown name fails here, with did-you-mean, before anything starts
+    try:
+        body = json.loads(open(seed, "rb").read().decode("utf-8")) if seed else {}
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise InputError(f"--seed {seed}: cannot read it as JSON ({err}); pass a JSON file {{\"seed\": {{...}}, \"clock\": ...}}") from None
+    with AppServer(ref) as server:
         inst = server.admin.create(body.get("seed"), body.get("clock"))
         console.print(f"[bold]{app}[/bold] instance ready: {server.url}{inst['url']}")
         console.print(f"admin token (header X-Gym-Admin-Token): {server.token}")

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 from pathlib import Path
+
+from gymfactory.errors import InputError
+from gymfactory.registry import UnknownName
 
 SHIPPED: dict[str, str] = {
     "mail": "mocked_apps.mail",
@@ -15,8 +17,12 @@ SHIPPED: dict[str, str] = {
 }
 
 
-class UnknownApp(LookupError):
+class UnknownApp(UnknownName):
     """No app by that name; the message suggests near names."""
+
+
+class AppRegistryError(InputError):
+    """`apps.json`, the list of apps registered from other folders, cannot be read; the message names the file."""
 
 
 def home() -> Path:
@@ -31,7 +37,15 @@ def _registered_file() -> Path:
 def registered() -> dict[str, str]:
     """Apps added with `register` (e.g. by app synthesis): name -> package folder."""
     path = _registered_file()
-    return json.loads(path.read_text()) if path.is_file() else {}
+    if not path.is_file():
+        return {}
+    try:
+        apps = json.loads(path.read_bytes().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise AppRegistryError(f"{path} is corrupt ({err}); fix it, or delete it and register the apps again") from None
+    if not isinstance(apps, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in apps.items()):
+        raise AppRegistryError(f"{path} is not a JSON object of app name -> folder; fix it, or delete it and register the apps again")
+    return apps
 
 
 def register(name: str, folder: Path) -> None:
@@ -57,6 +71,4 @@ def resolve(ref: str) -> str:
         return apps[ref]
     if "." in ref:
         return ref
-    near = difflib.get_close_matches(ref, apps, n=3)
-    hint = f"; did you mean {', '.join(near)}?" if near else f"; known apps: {', '.join(sorted(apps))}"
-    raise UnknownApp(f"unknown app {ref!r}{hint}")
+    raise UnknownApp("app", ref, apps)

@@ -3,6 +3,7 @@
 from .base import Message, Messages, Provider, ProviderError, TemplateRef
 from .registry import (
     UnknownProviderError,
+    check_provider,
     default_provider,
     default_provider_name,
     get_provider,
@@ -23,6 +24,7 @@ __all__ = [
     "TemplateProvider",
     "TemplateRef",
     "UnknownProviderError",
+    "check_provider",
     "default_provider",
     "default_provider_name",
     "extract_json",

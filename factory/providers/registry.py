@@ -2,45 +2,43 @@
 
 from __future__ import annotations
 
-import difflib
-import importlib
 import os
 from typing import Any
 
 from factory.providers.base import Provider
+from gymfactory.registry import Registry, UnknownName
 
-_REGISTRY: dict[str, str] = {
+
+class UnknownProviderError(UnknownName, KeyError):
+    """A provider name that is not registered; the message suggests near names."""
+
+
+_REGISTRY = Registry("provider", {
     "template": "factory.providers.template:TemplateProvider",
     "anthropic": "factory.providers.anthropic_provider:AnthropicProvider",
     "openai": "factory.providers.openai_provider:OpenAIProvider",
     "scripted": "factory.providers.scripted:ScriptedProvider",
-}
+}, hidden={"scripted"}, error=UnknownProviderError)  # scripted: replies come from Python, for tests only
 
 
-class UnknownProviderError(KeyError):
-    """A provider name that is not registered; the message suggests near names."""
-
-    def __str__(self) -> str:
-        return str(self.args[0])
-
-
-def register_provider(name: str, entry_point: str) -> None:
-    """Register `module:attr` (a Provider class or factory) under `name`."""
-    _REGISTRY[name] = entry_point
+def register_provider(name: str, entry_point: str, hidden: bool = False) -> None:
+    """Register `module:attr` (a Provider class or factory) under `name`; `hidden` ones are not offered to users."""
+    _REGISTRY.register(name, entry_point, hidden=hidden)
 
 
 def provider_names() -> list[str]:
-    return sorted(_REGISTRY)
+    """The providers offered to users (test-only ones left out)."""
+    return _REGISTRY.names()
+
+
+def check_provider(name: str) -> str:
+    """`name` if it is a provider users may choose (CLI options); else UnknownProviderError with did-you-mean."""
+    return _REGISTRY.check(name)
 
 
 def get_provider(name: str, **options: Any) -> Provider:
-    """Build the provider registered as `name` with `options` (e.g. model=..., base_url=...)."""
-    if name not in _REGISTRY:
-        near = difflib.get_close_matches(name, list(_REGISTRY), n=3, cutoff=0.5)
-        hint = f" Did you mean: {', '.join(near)}?" if near else ""
-        raise UnknownProviderError(f"no provider {name!r} (known: {', '.join(provider_names())}).{hint}")
-    module, _, attr = _REGISTRY[name].partition(":")
-    return getattr(importlib.import_module(module), attr)(**options)
+    """Build the provider registered as `name` (test-only ones included) with `options` (e.g. model=..., base_url=...)."""
+    return _REGISTRY.load(name)(**options)
 
 
 def default_provider_name() -> str:

@@ -8,7 +8,6 @@ manifests and schemas, never the golden code.
 
 from __future__ import annotations
 
-import difflib
 import random
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Literal
@@ -17,6 +16,7 @@ import jinja2
 from pydantic import BaseModel, ConfigDict, Field
 
 from factory.worlds.model import World
+from gymfactory.registry import UnknownName, check_name
 
 from .schema import Criterion
 
@@ -81,12 +81,9 @@ def say(rng: random.Random, world: World, *phrasings: str, **values: Any) -> str
     return text.strip()
 
 
-class UnknownFamily(LookupError):
+class UnknownFamily(UnknownName):
     """No family by that name; the message suggests near names."""
 
 
 def lookup(families: dict[str, Family], name: str) -> Family:
-    if name in families:
-        return families[name]
-    near = difflib.get_close_matches(name, families, n=3)
-    raise UnknownFamily(f"unknown task family {name!r}" + (f"; did you mean {', '.join(near)}?" if near else f"; known: {', '.join(sorted(families))}"))
+    return families[check_name("task family", name, families, UnknownFamily)]

@@ -8,11 +8,24 @@ from typing import Iterable
 
 from pydantic import ValidationError
 
+from gymfactory.errors import InputError
+
 from .schema import Task
 
 
-class TaskFileError(ValueError):
+class TaskFileError(InputError, ValueError):
     """A task file that cannot be read; the message names the file, line and field."""
+
+
+def _read_text(path: Path) -> str:
+    """The file as UTF-8 text; TaskFileError naming the line and byte offset of the first bad byte."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise TaskFileError(f"{path}:{line}: byte {data[err.start]:#04x} at offset {err.start} is not UTF-8; "
+                            "save the file as UTF-8") from None
 
 
 def load_tasks(path: Path | str) -> list[Task]:
@@ -27,11 +40,11 @@ def load_tasks(path: Path | str) -> list[Task]:
         return [t for f in files for t in load_tasks(f)]
     if path.suffix == ".jsonl":
         tasks = []
-        for n, line in enumerate(path.read_text().splitlines(), start=1):
+        for n, line in enumerate(_read_text(path).splitlines(), start=1):
             if line.strip():
                 tasks.append(_parse(line, f"{path}:{n}"))
         return tasks
-    return [_parse(path.read_text(), str(path))]
+    return [_parse(_read_text(path), str(path))]
 
 
 def _parse(text: str, where: str) -> Task:

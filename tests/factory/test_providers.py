@@ -164,7 +164,7 @@ def test_scripted_provider_plays_back_and_retries_structured():
 def test_registry_suggests_near_names():
     with pytest.raises(UnknownProviderError) as info:
         get_provider("antropic")
-    assert "Did you mean: anthropic" in str(info.value)
+    assert "did you mean anthropic?" in str(info.value)
 
 
 def test_default_provider_follows_the_environment(monkeypatch):
