@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from factory.tasks.schema import Task
 from runtime import launcher
 from runtime.actions import Action, ActionParseError, Answer, Shell, parse_action
-from runtime.backends.base import BrowserPage, DeadlineExceeded, EnvError, Instance, LeaseExpired, PageSetup
+from runtime.backends.base import BrowserPage, DeadlineExceeded, EnvError, Instance, LeaseExpired, PageSetup, TaskSetupError
 from runtime.backends.chromium import screenshot_png
 from runtime.execute import execute
 from runtime.observation import Observation
@@ -24,7 +24,9 @@ from runtime.shell import WORKSPACE_CRITERION, Workspace, WorkspaceError
 if TYPE_CHECKING:
     from runtime.manager import EnvironmentManager
 
-Status = Literal["success", "failure", "env_error"]
+Status = Literal["success", "failure", "env_error", "interrupted"]
+INTERRUPTED = "interrupted"  # the run stopped before the attempt finished: neither the agent's result nor an env fault
+SCORED = frozenset({"success", "failure"})  # the statuses that say something about the agent (rates, training)
 
 
 class SessionSpec(BaseModel):
@@ -62,7 +64,7 @@ class Deadlines(BaseModel):
 
 
 class Outcome(BaseModel):
-    """How an attempt ended; env_error means infrastructure failed and the attempt says nothing about the agent."""
+    """How an attempt ended; env_error (infrastructure failed) and interrupted attempts say nothing about the agent."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -139,7 +141,7 @@ class Session:
         try:
             self._workspace.fill(task.files)
         except WorkspaceError as err:
-            raise ValueError(f"task {task.id}: {err}") from err
+            raise TaskSetupError(f"task {task.id}: {err}") from err
         page = self._ensure_page(deadline)
         start = launcher.LAUNCHER_URL if len(self.instances) > 1 else self.instances[0].url
 

@@ -1,6 +1,6 @@
 """Backends behind the environment manager: `Backend` (the seam) and `LocalBackend` (the embedded default)."""
 
-from .base import Backend, BrowserPage, DeadlineExceeded, EnvError, Instance, LeaseExpired, PageSetup, Served
+from .base import Backend, BrowserPage, DeadlineExceeded, EnvError, Instance, LeaseExpired, PageSetup, Served, TaskSetupError
 
 __all__ = [
     "Backend",
@@ -12,6 +12,7 @@ __all__ = [
     "LocalBackend",
     "PageSetup",
     "Served",
+    "TaskSetupError",
     "make_backend",
 ]
 

@@ -14,6 +14,14 @@ class EnvError(RuntimeError):
     """Infrastructure failed (app server, browser, verifier, deadline): the attempt's status is env_error."""
 
 
+class TaskSetupError(ValueError):
+    """The task itself cannot be set up (a seed its app rejects, a workspace path outside the workspace).
+
+    Neither the agent's failure nor an infrastructure fault: the attempt ends with this reason and
+    the rest of a rollout goes on.
+    """
+
+
 class DeadlineExceeded(EnvError):
     """An operation (reset, step, evaluate) ran past its deadline."""
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
+import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -13,7 +15,7 @@ import httpx
 
 from mocked_apps.kit import AdminClient, AdminError, AppServer, AppServerError
 
-from .base import Backend, EnvError, Instance, PageSetup
+from .base import Backend, EnvError, Instance, PageSetup, TaskSetupError
 from .chromium import ChromiumHost, ChromiumPage
 
 
@@ -41,8 +43,10 @@ class LocalBackend(Backend):
     """Starts one app server per app type on a free loopback port and one headless Chromium."""
 
     def __init__(self, pool_size: int = 4, data_dir: Path | None = None, admin_timeout: float = 10.0):
+        """`data_dir` holds each app's instance files; without one a `/tmp/gym-apps-*` folder is made and `close` removes it."""
         self.pool_size = pool_size
-        self.data_dir = Path(data_dir) if data_dir else None
+        self._own_data = data_dir is None
+        self.data_dir = Path(data_dir) if data_dir else Path(tempfile.mkdtemp(prefix="gym-apps-"))
         self.admin_timeout = admin_timeout
         self._slots: dict[str, _AppSlot] = {}
         self._starting: dict[str, threading.Lock] = {}
@@ -64,7 +68,7 @@ class LocalBackend(Backend):
             with starting:  # one start per app; other apps' sessions are not held up meanwhile
                 slot = self._slots.get(app)
                 if slot is None:
-                    data = self.data_dir / _safe(app) if self.data_dir else None
+                    data = self.data_dir / _safe(app)
                     try:
                         server = AppServer(app, data_dir=data).start()
                     except AppServerError as err:
@@ -83,6 +87,8 @@ class LocalBackend(Backend):
         with slot.lock:
             if slot.server.alive():
                 return  # another thread restarted it first
+            if self._own_data and slot.server.data_dir is not None:
+                shutil.rmtree(slot.server.data_dir, ignore_errors=True)  # the dead server's instances are gone with it
             try:
                 slot.server.restart()
             except AppServerError as err:
@@ -188,6 +194,8 @@ class LocalBackend(Backend):
             slot.server.stop()
         if host is not None:
             host.close()
+        if self._own_data:
+            shutil.rmtree(self.data_dir, ignore_errors=True)
 
     # ---- helpers ---------------------------------------------------------------------
     def _create(self, slot: _AppSlot, key: str, seed: dict | None, clock: str | None) -> str:
@@ -201,7 +209,7 @@ class LocalBackend(Backend):
             return fn(slot.admin)
         except AdminError as err:
             if err.status == 422:
-                raise ValueError(f"app {slot.server.app}: bad seed: {err.detail}") from err
+                raise TaskSetupError(f"app {slot.server.app}: bad seed: {err.detail}") from err
             raise EnvError(f"app server {slot.server.app}: {call} failed: {err}") from err
         except httpx.HTTPError as err:
             raise EnvError(f"app server {slot.server.app} unreachable ({call}): {err}") from err
