@@ -1,18 +1,23 @@
 """The kit: the one home of every app's instances, reset, state dump, clock and base templates."""
 
 from .context import Gym, GymDep
+from .derive import Defect, DeriveError, Edit, derive_app
 from .instances import InstanceStore, SeedError, UnknownInstance
 from .manifest import AppManifest, PageSpec
 from .package import AppPackage, AppPackageError, load_manifest, load_package
 from .client import AdminClient, AdminError
 from .process import AppServer, AppServerError, free_port
-from .server import TOKEN_HEADER, create_server
+from .server import SERVER_ERROR_MARK, TOKEN_HEADER, create_server
 
 __all__ = [
     "AdminClient",
     "AdminError",
     "AppServer",
     "AppServerError",
+    "Defect",
+    "DeriveError",
+    "Edit",
+    "derive_app",
     "free_port",
     "AppManifest",
     "AppPackage",
@@ -22,6 +27,7 @@ __all__ = [
     "InstanceStore",
     "PageSpec",
     "SeedError",
+    "SERVER_ERROR_MARK",
     "TOKEN_HEADER",
     "UnknownInstance",
     "create_server",

@@ -62,7 +62,7 @@ def load_package(ref: str | Path) -> AppPackage:
     root = Path(module.__file__).parent
     try:
         manifest = importlib.import_module(f"{name}.manifest").MANIFEST
-        models = importlib.import_module(f"{name}.models")
+        models = _import_models(ref, f"{name}.models")
         router = importlib.import_module(f"{name}.routes").router
     except (ImportError, AttributeError) as err:
         raise AppPackageError(f"app package {ref}: {err}") from err
@@ -90,6 +90,40 @@ def load_package(ref: str | Path) -> AppPackage:
         default_clock=seed_doc.get("clock", "2026-01-05T09:00:00"),
         middleware=tuple(getattr(module, "MIDDLEWARE", ())),
     )
+
+
+def _import_models(ref: str | Path, module: str) -> ModuleType:
+    """Import models.py; a field SQLModel cannot map to a column fails naming the model, the field and the fix.
+
+    SQLModel raises a bare `TypeError` (e.g. "issubclass() arg 1 must be a class") from inside its
+    metaclass for a field type it has no column type for, such as a `Literal`; the model and field
+    are only in that frame's locals.
+    """
+    try:
+        return importlib.import_module(module)
+    except TypeError as err:
+        where = _field_in_trouble(err.__traceback__)
+        if where is None:
+            raise
+        model, field, annotation = where
+        raise AppPackageError(
+            f"app package {ref}: models.py: {model}.{field} ({annotation}) has no database column type: "
+            f"declare one with Field(sa_type=...), e.g. `{field}: {annotation} = Field(sa_type=String)` "
+            f"(from sqlalchemy import String); SQLModel said: {err}"
+        ) from err
+
+
+def _field_in_trouble(tb) -> tuple[str, str, str] | None:
+    """(model, field, annotation) from SQLModel's metaclass frame in a traceback, if it is there."""
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_code.co_name == "__new__" and "sqlmodel" in frame.f_code.co_filename and "k" in frame.f_locals:
+            info = frame.f_locals.get("v")
+            annotation = getattr(info, "annotation", None)
+            shown = repr(annotation).replace("typing.", "") if annotation is not None else "its type"
+            return str(frame.f_locals.get("name", "?")), str(frame.f_locals["k"]), shown
+        tb = tb.tb_next
+    return None
 
 
 def load_manifest(ref: str | Path) -> AppManifest:

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import itertools
 import secrets
+import sys
 import tempfile
+import traceback
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import jinja2
 from fastapi import Body, Depends, FastAPI, Header, HTTPException, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
@@ -20,6 +23,8 @@ from .package import AppPackage, load_package
 
 KIT_DIR = Path(__file__).parent
 TOKEN_HEADER = "X-Gym-Admin-Token"
+SERVER_ERROR_MARK = "gym server error #"
+"""Starts the line the server prints before the traceback of each request that failed with 500."""
 
 
 class NewInstance(BaseModel):
@@ -103,7 +108,40 @@ def create_server(package: AppPackage, token: str, data_dir: Path | None = None)
     app.include_router(package.router, prefix="/i/{instance_id}")
     for middleware in package.middleware:
         app.add_middleware(middleware)
+    app.add_middleware(_ServerErrors)
     return app
+
+
+class _ServerErrors:
+    """ASGI middleware: a request that raises answers 500 and prints '#N METHOD PATH' and a short traceback.
+
+    Numbered, so a reader of the server's output (the contract checker) can tell a new failure from
+    an old one with the same traceback; short (its last frames), so several fit in a log tail.
+    """
+
+    _count = itertools.count(1)
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        started = False
+
+        async def watch(message):
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        except Exception as exc:
+            tb = "".join(traceback.format_exception(exc, limit=-8))
+            print(f"{SERVER_ERROR_MARK}{next(self._count)} {scope['method']} {scope['path']}\n{tb}", file=sys.stderr, flush=True)
+            if started:
+                raise
+            await PlainTextResponse("Internal Server Error", status_code=500)(scope, receive, send)
 
 
 def _template_env(package: AppPackage) -> jinja2.Environment:
