@@ -69,7 +69,7 @@ def serve(
 def check(
     refs: list[str] = typer.Argument(None, help="App names or package folders; default: every registered app."),
     max_pages: int = typer.Option(40, help="At most this many pages crawled per app."),
-    budget: float = typer.Option(45.0, help="Seconds per app for clicking controls; the rest are reported unchecked."),
+    budget: float = typer.Option(45.0, help="Seconds per app and viewport for clicking controls; the rest are reported unchecked."),
     json_out: str = typer.Option(None, "--json", help="Write the reports as a JSON list to this file."),
 ) -> None:
     """Drive each app with a real browser and judge every law of the app contract (DESIGN.md Contract 1)."""
@@ -77,6 +77,7 @@ def check(
     from pathlib import Path
 
     from playwright.sync_api import sync_playwright
+    from rich.markup import escape
 
     from mocked_apps.checker import check_app, render
     from mocked_apps.registry import available
@@ -95,9 +96,8 @@ def check(
     if json_out:
         Path(json_out).write_text(json.dumps([r.model_dump() for r in reports], indent=2))
     failed = [r for r in reports if not r.ok]
-    for report in failed:
-        law = report.first_failure
-        console.print(f"[bold red]FAIL[/bold red] {report.app}: law [bold]{law.law}[/bold] — {law.evidence.splitlines()[0]}")
+    for report in failed:  # the first failure's first line, and the exception behind it
+        console.print("[bold red]FAIL[/bold red] " + escape(report.fail_line()), soft_wrap=True)
     if failed:
         raise typer.Exit(1)
     console.print(f"[green]{len(reports)} app(s) pass every law[/green]")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import httpx
@@ -16,9 +16,11 @@ from mocked_apps.kit import AdminError, AppServer, AppServerError
 from mocked_apps.registry import UnknownApp, resolve
 from runtime.browser import context_options, launch_chromium
 
-from . import laws
-from .crawl import PageProbe, relative
-from .report import CheckReport, LawResult, ordered
+from . import admin, laws
+from .admin import Finding, Target
+from .crawl import PageProbe
+from .faults import ServerLog, exception_line, tracebacks, trimmed
+from .report import LAWS, CheckReport, Coverage, LawResult, ordered
 
 
 class CheckerError(RuntimeError):
@@ -29,6 +31,10 @@ _APP_FAULTS = (AdminError, httpx.HTTPError, PlaywrightError)
 """Errors an app can cause mid-law (an admin call answering 500, a page that hangs): a failed law, with the reason."""
 
 
+class _Stopped(Exception):
+    """A step failed in a way that leaves nothing for the laws after it (recorded as 'not run')."""
+
+
 def check_app(
     ref: str,
     *,
@@ -36,7 +42,10 @@ def check_app(
     max_pages: int = 40,
     controls_budget_s: float = 45.0,
 ) -> CheckReport:
-    """Check every law of Contract 1 on the app `ref` (registry name, module or package folder)."""
+    """Check every law of Contract 1 on the app `ref` (registry name, module or package folder).
+
+    `controls_budget_s` bounds the clicking at each viewport; what it leaves unclicked is counted in the coverage.
+    """
     start = time.monotonic()
     results: dict[str, LawResult] = {}
     server: AppServer | None = None
@@ -46,62 +55,116 @@ def check_app(
     except (UnknownApp, AppServerError, AdminError) as err:
         if server is not None:
             server.stop()
-        results["starts"] = LawResult(law="starts", verdict="fail", evidence=_tail(str(err)), seconds=round(time.monotonic() - start, 2))
+        results["starts"] = _started_badly(err, time.monotonic() - start)
         return ordered(ref, ref, results, time.monotonic() - start)
     results["starts"] = LawResult(law="starts", verdict="pass", evidence=f"{server.url} healthy", seconds=round(time.monotonic() - start, 2))
+    coverage: tuple[Coverage, ...] = ()
     try:
-        with httpx.Client(timeout=30) as http, _browser(browser) as chromium:
-            target = laws.Target(url=server.url, token=server.token, admin=server.admin, http=http, manifest=manifest)
-            _run_laws(target, chromium, server, results, max_pages, controls_budget_s)
+        with httpx.Client(timeout=30) as http:
+            target = Target(url=server.url, token=server.token, admin=server.admin, http=http, manifest=manifest)
+            steps = _Steps(server, results)
+            try:
+                steps.run(("default_seed",), lambda: {"default_seed": admin.default_seed(target)}, stop_on_fail=True)
+                for law, judge in (("admin_token", admin.admin_token), ("instance_ids", admin.instance_ids), ("bad_seed", admin.bad_seed)):
+                    steps.run((law,), lambda judge=judge, law=law: {law: judge(target)})
+                with _browser(browser) as chromium:
+                    coverage = _browser_laws(target, chromium, steps, max_pages, controls_budget_s)
+            except _Stopped as stop:
+                steps.not_run(str(stop))
     finally:
         server.stop()
-    return ordered(manifest.get("name", ref), ref, results, time.monotonic() - start)
+    return ordered(manifest.get("name", ref), ref, results, time.monotonic() - start, coverage)
 
 
-def _run_laws(t: laws.Target, chromium: Browser, server: AppServer, results: dict[str, LawResult], max_pages: int, budget_s: float) -> None:
-    def phase(names: tuple[str, ...], fn: Callable[[], tuple[dict[str, laws.Finding], Any]]) -> Any:
-        """Run one step that judges `names`; an app fault fails the first of them and returns None."""
+def _started_badly(err: Exception, seconds: float) -> LawResult:
+    """The starts law's failure: the server's traceback trimmed, and its exception as the cause."""
+    text = str(err)
+    found = tracebacks(text)
+    if found:
+        head = text.split("\n", 1)[0]
+        evidence = f"{head}\n{trimmed(found[-1])}"
+    else:
+        evidence = "\n".join(text.strip().splitlines()[-6:])
+    return LawResult(law="starts", verdict="fail", evidence=evidence, cause=exception_line(text), seconds=round(seconds, 2))
+
+
+class _Steps:
+    """Runs the check's steps: records each step's findings, with the server traceback of a failure."""
+
+    def __init__(self, server: AppServer, results: dict[str, LawResult]):
+        self.server = server
+        self.results = results
+        self.log = ServerLog(server.output)
+
+    def run(self, names: tuple[str, ...], fn: Callable[[], dict[str, Finding]], stop_on_fail: bool = False) -> None:
+        """Judge `names` with `fn`; an app fault fails the first of them and stops the check ('not run' for the rest)."""
         began = time.monotonic()
-        extra = None
+        self.log.new_traceback()
+        fault: Exception | None = None
         try:
-            findings, extra = fn()
+            findings = fn()
         except _APP_FAULTS as err:
-            if not server.alive():
-                raise CheckerError(f"app server died while checking {names[0]}:\n{server.output()}") from err
-            findings = {names[0]: laws.Finding(ok=False, evidence=f"{type(err).__name__}: {_tail(str(err))}")}
-        seconds = round((time.monotonic() - began) / len(findings), 2)
+            if not self.server.alive():
+                raise CheckerError(f"app server died while checking {names[0]}:\n{self.server.output()}") from err
+            fault = err
+            findings = {names[0]: Finding(ok=False, evidence=f"{type(err).__name__}: {_tail(str(err))}", cause=f"{type(err).__name__}: {_first(str(err))}")}
+        traceback = self.log.new_traceback()
+        if traceback:
+            failing = next((law for law, f in findings.items() if not f.ok), None)
+            if failing is not None:
+                f = findings[failing]
+                findings[failing] = f.model_copy(update={"evidence": f"{f.evidence}\nserver traceback:\n{traceback}", "cause": exception_line(traceback)})
+        seconds = round((time.monotonic() - began) / max(len(findings), 1), 2)
         for law, finding in findings.items():
-            results[law] = LawResult(law=law, verdict="pass" if finding.ok else "fail", evidence=finding.evidence, seconds=seconds)
-        return extra
+            verdict = "pass" if finding.ok else ("fail" if finding.ran else "not run")
+            self.results[law] = LawResult(law=law, verdict=verdict, evidence=finding.evidence, cause=finding.cause, seconds=seconds)
+        if fault is not None:
+            raise _Stopped(f"the check stopped at {names[0]}: {type(fault).__name__}: {_first(str(fault))}")
+        if stop_on_fail and not all(f.ok for f in findings.values()):
+            raise _Stopped(f"the check stopped at {names[0]}, which every later law needs")
 
-    for law, check in (("admin_token", laws.admin_token), ("instance_ids", laws.instance_ids), ("bad_seed", laws.bad_seed)):
-        phase((law,), lambda check=check, law=law: ({law: check(t)}, None))
-    desktop_ctx = chromium.new_context(**context_options("desktop"))
-    mobile_ctx = chromium.new_context(**context_options("mobile"))
-    try:
-        desktop = PageProbe(desktop_ctx.new_page(), t.url)
-        mobile = PageProbe(mobile_ctx.new_page(), t.url)
-        instance_id = t.admin.create()["instance_id"]
+    def not_run(self, why: str) -> None:
+        """Every law not judged yet could not run: say why, and fail it."""
+        for law in LAWS:
+            self.results.setdefault(law, LawResult(law=law, verdict="not run", evidence=f"not run: {why}"))
 
-        def crawl_step():
-            console, readonly, found = laws.crawl_laws(t, desktop, mobile, instance_id, max_pages)
-            return {"console": console, "get_readonly": readonly}, found
 
-        found: laws.Crawled | None = phase(("console", "get_readonly"), crawl_step)
-        if found is None:
-            return
+def _browser_laws(t: Target, chromium: Browser, steps: _Steps, max_pages: int, budget_s: float) -> tuple[Coverage, ...]:
+    """The laws that need pages: instances and their snapshots first, then crawl, clicks, replays, storage."""
+    with ExitStack() as stack:
+        contexts: dict[str, tuple[Any, PageProbe]] = {}
 
-        def controls_step():
-            finding, explored = laws.dead_controls(t, desktop, instance_id, found.controls, budget_s)
-            return {"dead_controls": finding}, explored.actions
+        def open_context(name: str, form_factor: str) -> PageProbe:
+            context = chromium.new_context(**context_options(form_factor))
+            stack.callback(context.close)
+            probe = PageProbe(context.new_page(), t.url)
+            contexts[name] = (context, probe)
+            return probe
 
-        actions = phase(("dead_controls",), controls_step) or ()
-        base = t.base(instance_id)
-        pages = list(dict.fromkeys(relative(v.url, base) for v in found.visits if v.status and v.status < 400))
-        phase(("determinism", "isolation", "reset"), lambda: (laws.replay_laws(t, desktop, pages, actions), None))
-    finally:
-        desktop_ctx.close()
-        mobile_ctx.close()
+        probes = {"desktop": open_context("desktop", "desktop"), "phone": open_context("phone", "mobile")}
+        held: dict[str, Any] = {}
+
+        def survey() -> dict[str, Finding]:
+            held["fresh"] = fresh = laws.create_fresh(t)
+            console, readonly, held["survey"] = laws.survey_laws(t, probes, fresh, max_pages)
+            held["crawl_readonly"] = readonly
+            return {"console": console}
+
+        steps.run(("console",), survey)
+        fresh: laws.Fresh = held["fresh"]
+
+        def controls() -> dict[str, Finding]:
+            dead, readonly, held["outcomes"] = laws.control_laws(t, probes, fresh, held["survey"], held["crawl_readonly"], budget_s)
+            return {"get_readonly": readonly, "dead_controls": dead}
+
+        steps.run(("dead_controls", "get_readonly"), controls)
+        actions = held["outcomes"]["desktop"].actions
+        replay_probes = (open_context("replay A1", "desktop"), open_context("replay A2", "desktop"))
+        steps.run(("determinism", "isolation", "reset"), lambda: laws.replay_laws(t, replay_probes, fresh, held["survey"], actions))
+        steps.run(("browser_storage",), lambda: {"browser_storage": laws.storage_law(contexts, t.url)})
+        for instance_id in [fresh.observer, *fresh.explore.values(), *fresh.replay]:
+            t.admin.delete(instance_id)
+        return laws.coverage(held["survey"], held["outcomes"])
 
 
 @contextmanager
@@ -120,3 +183,7 @@ def _browser(browser: Browser | None) -> Iterator[Browser]:
 
 def _tail(text: str, lines: int = 6) -> str:
     return "\n".join(text.strip().splitlines()[-lines:])
+
+
+def _first(text: str) -> str:
+    return next((line.strip() for line in text.strip().splitlines() if line.strip()), "")

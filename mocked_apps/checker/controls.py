@@ -1,10 +1,11 @@
-"""Controls: find every clickable element on a page, click it on a fresh state, and see what changed.
+"""Controls: find every clickable element and form on a page, click it on a fresh state, and see what changed.
 
 A control is alive if clicking it changes the state dump, the URL or the page text. Links
 that lead to another page are alive if that page answers below 400 (checked over HTTP, no
 click needed; a few links per target pattern); links to the current page and `aria-current="page"` links are fine as is.
-The controls that change state become the action sequence that the determinism, isolation
-and reset laws replay on other instances.
+A click that changes the state with GET requests only (a search form that writes) breaks the
+GETs-are-read-only law. The controls that change state become the action sequence that the
+determinism, isolation and reset laws replay on other instances.
 """
 
 from __future__ import annotations
@@ -75,6 +76,8 @@ _FILL_JS = """(i) => {
   return filled;
 }"""
 
+_FORMS_JS = "() => Array.from(document.forms, f => [(f.getAttribute('method') || 'get').toLowerCase(), f.action])"
+
 _MARK_JS = "() => { window.__gymMark = 1; return document.body ? document.body.innerText : ''; }"
 _PROBE_JS = "() => [window.__gymMark === 1, document.body ? document.body.innerText : '']"
 
@@ -109,6 +112,13 @@ class Control(BaseModel):
         where = ("", pattern(self.action)) if self.action else (pattern(self.page), "")
         return (where[0], self.role, where[1], verb)
 
+    @property
+    def form(self) -> tuple[str, str] | None:
+        """(method, action pattern) of the form this control submits, None if it submits none."""
+        if not (self.submit and self.action):
+            return None
+        return ("get" if self.get_form else "post", pattern(self.action))
+
     def describe(self) -> str:
         return f"{self.role} {self.name!r} on {self.page}"
 
@@ -122,13 +132,24 @@ class Effect(BaseModel):
     url_changed: bool = False
     text_changed: bool = False
     status: int | None = Field(default=None, description="Status of the document the click led to, if any.")
+    requests: tuple[str, ...] = Field(default=(), description="'METHOD path' of each request the click sent to the app.")
     error: str | None = Field(default=None, description="Why the control could not be clicked.")
+
+    @property
+    def only_gets(self) -> bool:
+        """No request but GET or HEAD went out: whatever the click changed, it changed by reading."""
+        return all(r.split(" ", 1)[0] in ("GET", "HEAD") for r in self.requests)
 
 
 def collect(probe: PageProbe, base: str) -> list[Control]:
     """The visible, enabled controls of the page the probe shows now."""
     page_path = relative(probe.page.url, base)
     return [Control(page=page_path, **item) for item in probe.page.evaluate(_COLLECT_JS, SELECTOR)]
+
+
+def forms(probe: PageProbe) -> set[tuple[str, str]]:
+    """(method, action pattern) of every form on the page the probe shows now, GET forms included."""
+    return {(method if method == "get" else "post", pattern(action)) for method, action in probe.page.evaluate(_FORMS_JS)}
 
 
 def perform(probe: PageProbe, base: str, control: Control, settle_s: float = 1.0) -> Effect:
@@ -149,10 +170,13 @@ def perform(probe: PageProbe, base: str, control: Control, settle_s: float = 1.0
     text0 = page.evaluate(_MARK_JS)
     documents: list[int] = []
     requests: list[str] = []
+    sent: list[str] = []
 
     def on_request(request) -> None:
         if request.is_navigation_request() and request.frame == page.main_frame:
             requests.append(request.url)
+        if request.url.startswith(probe.origin) and request.resource_type in ("document", "fetch", "xhr", "other"):
+            sent.append(f"{request.method} {relative(request.url, base)}")
 
     def on_response(response) -> None:
         if response.request.is_navigation_request() and response.frame == page.main_frame:
@@ -177,6 +201,7 @@ def perform(probe: PageProbe, base: str, control: Control, settle_s: float = 1.0
         url_changed=urldefrag(page.url)[0] != url0,
         text_changed=text1 != text0,
         status=documents[-1] if documents else None,
+        requests=tuple(sent),
     )
 
 
@@ -200,16 +225,57 @@ def _settle(page, text0: str, settle_s: float, navigating: Callable[[], bool], c
 
 
 class ControlsOutcome(BaseModel):
-    """The controls law's findings, and the state-changing controls to replay elsewhere."""
+    """What clicking one viewport's controls showed, and the state-changing controls to replay elsewhere."""
 
     model_config = ConfigDict(frozen=True)
 
-    checked: int = Field(description="Distinct controls found: (page pattern, role, name).")
+    checked: int = Field(description="Distinct controls to click: (page pattern, role, name), links aside.")
     clicked: int = Field(description="Of those, how many were really clicked.")
-    repeats: int = Field(default=0, description="Judged by their family's or link pattern's sampled members.")
+    repeats: int = Field(default=0, description="Judged by their family's clicked members.")
     violations: tuple[str, ...] = Field(default=(), description="One line per dead or broken control.")
-    actions: tuple[Control, ...] = Field(default=(), description="Controls whose click changed the state dump, in page order.")
+    get_writes: tuple[str, ...] = Field(default=(), description="One line per click that changed the state with GET requests only.")
+    actions: tuple[Control, ...] = Field(default=(), description="Controls whose click changed the state dump (by a POST), in page order.")
+    forms: frozenset[tuple[str, str]] = Field(default=frozenset(), description="(method, action pattern) of each form submitted.")
     unchecked: int = Field(default=0, description="Controls left unjudged when the time budget ran out.")
+
+
+class LinksOutcome(BaseModel):
+    """Links judged over HTTP: a few per target pattern are opened; the rest are judged by them."""
+
+    model_config = ConfigDict(frozen=True)
+
+    judged: frozenset[tuple[str, str, str]] = Field(description="Keys of links opened, or fine as they are (current page, outside the app).")
+    sampled: frozenset[tuple[str, str, str]] = Field(description="Keys of links judged by an opened link of the same target pattern.")
+    violations: tuple[str, ...] = Field(default=(), description="One line per link whose target answers >= 400.")
+
+
+def clickable(control: Control) -> bool:
+    """Judged by a click (buttons, scripted links, summaries), not by opening its href."""
+    return not control.href or control.scripted
+
+
+def check_links(controls: list[Control], base: str, status_of: Callable[[str], int]) -> LinksOutcome:
+    """Open a few links per target pattern (over HTTP, cached); a target answering >= 400 is a broken control."""
+    judged: set[tuple[str, str, str]] = set()
+    sampled: set[tuple[str, str, str]] = set()
+    violations: list[str] = []
+    opened: Counter[str] = Counter()
+    for control in controls:
+        if clickable(control) or control.key in judged or control.key in sampled:
+            continue
+        if control.current or urldefrag(control.href)[0] == base + control.page or not control.href.startswith(base):
+            judged.add(control.key)
+            continue
+        target = pattern(control.href)
+        if opened[target] >= LINKS_PER_PATTERN:
+            sampled.add(control.key)
+            continue
+        opened[target] += 1
+        judged.add(control.key)
+        status = status_of(control.href)
+        if status >= 400:
+            violations.append(f"{control.describe()} leads to {relative(control.href, base)}, which answers {status}")
+    return LinksOutcome(judged=frozenset(judged), sampled=frozenset(sampled - judged), violations=tuple(violations))
 
 
 def explore(
@@ -218,48 +284,34 @@ def explore(
     controls: list[Control],
     reset: Callable[[], None],
     dump: Callable[[], dict],
-    status_of: Callable[[str], int],
     budget_s: float = 45.0,
+    label: str = "desktop",
 ) -> ControlsOutcome:
-    """Judge each distinct control of `controls` (found on a fresh instance at `base`, which `reset` restores).
+    """Click each distinct clickable control of `controls` (found on another fresh instance) on the instance at `base`.
 
-    The first control of each family and each link target pattern goes first, so a spent budget
-    leaves look-alikes unchecked rather than whole pages.
+    `reset` restores the instance between clicks that changed it. The first control of each family
+    goes first, so a spent budget leaves look-alikes unchecked rather than whole pages or forms.
     """
     deadline = time.monotonic() + budget_s
     reset()
     initial = dump()
     distinct: dict[tuple[str, str, str], Control] = {}
     for control in controls:
-        distinct.setdefault(control.key, control)
+        if clickable(control):
+            distinct.setdefault(control.key, control)
     firsts: dict[tuple, Control] = {}
     for control in distinct.values():
-        firsts.setdefault(control.family if not control.href else ("link", pattern(control.href)), control)
+        firsts.setdefault(control.family, control)
     first_ids = {id(c) for c in firsts.values()}
     todo = list(firsts.values()) + [c for c in distinct.values() if id(c) not in first_ids]
     violations: list[str] = []
+    get_writes: list[str] = []
     actions: list[Control] = []
+    submitted: set[tuple[str, str]] = set()
     clicked = repeats = unchecked = 0
     dirty = False
-    linked: Counter[str] = Counter()
     families: Counter[tuple] = Counter()
     for control in todo:
-        if control.current or (control.href and urldefrag(control.href)[0] == base + control.page):
-            continue
-        if control.href and not control.scripted:
-            if not control.href.startswith(base):
-                continue
-            target = pattern(control.href)
-            if linked[target] >= LINKS_PER_PATTERN:
-                repeats += 1
-            elif time.monotonic() > deadline:
-                unchecked += 1
-            else:
-                linked[target] += 1
-                status = status_of(control.href)
-                if status >= 400:
-                    violations.append(f"{control.describe()} leads to {relative(control.href, base)}, which answers {status}")
-            continue
         if families[control.family] >= CLICKS_PER_FAMILY:
             repeats += 1
             continue
@@ -271,16 +323,24 @@ def explore(
             reset()
         clicked += 1
         effect = perform(probe, base, control)
-        state_changed = dump() != initial
+        after = dump()
+        state_changed = after != initial
         dirty = state_changed
+        if control.form and not effect.error:
+            submitted.add(control.form)
         if effect.error:
-            violations.append(f"{control.describe()}: {effect.error}")
+            violations.append(f"{label}: {control.describe()}: {effect.error}")
         elif effect.status is not None and effect.status >= (400 if not control.submit else 500):
-            violations.append(f"{control.describe()}: clicking it led to HTTP {effect.status}")
+            violations.append(f"{label}: {control.describe()}: clicking it led to HTTP {effect.status}")
         elif not (state_changed or effect.url_changed or effect.text_changed or (effect.navigated and control.get_form)):
-            violations.append(f"{control.describe()}: clicking it changed nothing (state, URL and page text all the same)")
+            violations.append(f"{label}: {control.describe()}: clicking it changed nothing (state, URL and page text all the same)")
         if state_changed and not effect.error:
-            actions.append(control)
+            if effect.only_gets:
+                sent = ", ".join(effect.requests[:2]) or "no request at all"
+                get_writes.append(f"{label}: {control.describe()} changed the state with GET requests only ({sent})")
+            else:
+                actions.append(control)
     return ControlsOutcome(
-        checked=len(todo), clicked=clicked, repeats=repeats, violations=tuple(violations), actions=tuple(actions), unchecked=unchecked
+        checked=len(todo), clicked=clicked, repeats=repeats, violations=tuple(violations), get_writes=tuple(get_writes),
+        actions=tuple(actions), forms=frozenset(submitted), unchecked=unchecked,
     )

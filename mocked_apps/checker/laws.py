@@ -1,169 +1,109 @@
-"""The laws of Contract 1, each a function of a running app (and a browser) that returns a `Finding`."""
+"""The browser laws of Contract 1, each judged on fresh instances with snapshots of its own.
+
+Every instance a law needs is created, and its "before" snapshot taken, before any control is
+clicked anywhere: an observer (crawled with GETs only, then left alone), one instance per viewport
+for clicking controls, and two replay instances. So a module-level cache or browser storage that
+the exploration fills cannot hide in a "before" that already holds it.
+"""
 
 from __future__ import annotations
 
 import difflib
-import math
-import secrets
-import string
-from dataclasses import dataclass, field
 
-import httpx
-from pydantic import BaseModel, ConfigDict
+from playwright.sync_api import BrowserContext
+from pydantic import BaseModel, ConfigDict, Field
 
-from mocked_apps.kit import AdminClient, TOKEN_HEADER
-
-from .controls import Control, ControlsOutcome, collect, explore, perform
+from .admin import Finding, Target
+from .controls import Control, ControlsOutcome, LinksOutcome, check_links, collect, explore, forms, perform
 from .crawl import PageProbe, Visit, crawl, pattern, relative
+from .report import Coverage
+from .storage import written
 
 MAX_TEXT_PAGES = 15
 """Pages whose text the isolation and reset laws compare: the first crawled page of each pattern."""
 MAX_ACTIONS = 8
 """State-changing controls replayed by the determinism, isolation and reset laws."""
+VIEWPORTS = {"desktop": "desktop 1280x800", "phone": "phone 390x844"}
+"""Viewport id -> how the report names it."""
 
 
-class Finding(BaseModel):
-    """A law's verdict before timing: did it hold, and what shows it."""
-
-    model_config = ConfigDict(frozen=True)
-
-    ok: bool
-    evidence: str
-
-
-@dataclass
-class Target:
-    """A running app server as the laws see it: its URL, admin client and token, and a plain client."""
-
-    url: str
-    token: str
-    admin: AdminClient
-    http: httpx.Client
-    manifest: dict
-    _status: dict[str, int] = field(default_factory=dict)
-
-    def base(self, instance_id: str) -> str:
-        return f"{self.url}/i/{instance_id}"
-
-    def status(self, url: str) -> int:
-        """HTTP status of a GET (after redirects), cached: for links the crawl did not open."""
-        if url not in self._status:
-            self._status[url] = self.http.get(url, follow_redirects=True).status_code
-        return self._status[url]
-
-    def instances(self) -> list[str]:
-        return self.http.get(f"{self.url}/_gym/instances", headers={TOKEN_HEADER: self.token}).json()["instances"]
-
-
-# ---- admin API laws (HTTP only) -------------------------------------------------------------
-def admin_token(t: Target) -> Finding:
-    """Every admin call answers 401 without the token and with a wrong one; pages never show the token."""
-    scratch = t.admin.create()["instance_id"]
-    calls = [
-        ("GET", "/_gym/health"),
-        ("GET", "/_gym/manifest"),
-        ("GET", "/_gym/instances"),
-        ("POST", "/_gym/instances"),
-        ("GET", f"/_gym/instances/{scratch}/state"),
-        ("POST", f"/_gym/instances/{scratch}/reset"),
-        ("DELETE", f"/_gym/instances/{scratch}"),
-    ]
-    wrong = {TOKEN_HEADER: "wrong-" + secrets.token_hex(8)}
-    for method, path in calls:
-        for label, headers in (("without", {}), ("with a wrong", wrong)):
-            status = t.http.request(method, t.url + path, headers=headers).status_code
-            if status != 401:
-                return Finding(ok=False, evidence=f"{method} {path} {label} {TOKEN_HEADER} answered {status}, not 401")
-    root = t.http.get(t.base(scratch) + "/", follow_redirects=True).text
-    if t.token in root:
-        return Finding(ok=False, evidence="the admin token appears in the app's root page")
-    t.admin.delete(scratch)
-    return Finding(ok=True, evidence=f"{len(calls)} admin calls answer 401 without and with a wrong token")
-
-
-def instance_ids(t: Target) -> Finding:
-    """Fresh ids carry >= 128 bits and differ; an unknown id answers 404 on app pages and admin calls."""
-    created = [t.admin.create() for _ in range(3)]
-    ids = [c["instance_id"] for c in created]
-    try:
-        for c in created:
-            iid = c["instance_id"]
-            if _bits(iid) < 128:
-                return Finding(ok=False, evidence=f"instance id {iid!r} carries about {_bits(iid):.0f} bits, under 128")
-            if not c.get("url", "").startswith(f"/i/{iid}"):
-                return Finding(ok=False, evidence=f"instance url {c.get('url')!r} is not under /i/{iid}/")
-        if len(set(ids)) != len(ids):
-            return Finding(ok=False, evidence=f"three creations gave repeated ids {ids}")
-    finally:
-        for iid in ids:
-            t.admin.delete(iid)
-    unknown = secrets.token_hex(16)
-    for method, url in [
-        ("GET", f"{t.base(unknown)}/"),
-        ("GET", f"{t.url}/_gym/instances/{unknown}/state"),
-        ("POST", f"{t.url}/_gym/instances/{unknown}/reset"),
-        ("DELETE", f"{t.url}/_gym/instances/{unknown}"),
-    ]:
-        status = t.http.request(method, url, headers={TOKEN_HEADER: t.token}).status_code
-        if status != 404:
-            return Finding(ok=False, evidence=f"{method} {url.removeprefix(t.url)} for an unknown instance answered {status}, not 404")
-    return Finding(ok=True, evidence=f"ids like {ids[0][:8]}… carry {_bits(ids[0]):.0f} bits; unknown instance -> 404 (app and admin)")
-
-
-def _bits(instance_id: str) -> float:
-    """Entropy an id could carry at most, from its length and alphabet (hex, else url-safe base64)."""
-    alphabet = 16 if all(ch in string.hexdigits for ch in instance_id) else 64
-    return len(instance_id) * math.log2(alphabet)
-
-
-def bad_seed(t: Target) -> Finding:
-    """A seed naming an unknown table (or field) answers 422 and creates nothing."""
-    before = sorted(t.instances())
-    table = next(iter(t.manifest.get("entities") or {}), None)
-    seeds = [{"__no_such_table__": [{"id": 1}]}]
-    if table:
-        seeds.append({table: [{"__no_such_field__": 1}]})
-    for seed in seeds:
-        response = t.http.post(f"{t.url}/_gym/instances", json={"seed": seed}, headers={TOKEN_HEADER: t.token})
-        if response.status_code != 422:
-            return Finding(ok=False, evidence=f"seed {seed} answered {response.status_code}, not 422")
-    after = sorted(t.instances())
-    if after != before:
-        return Finding(ok=False, evidence=f"a rejected seed still left {len(after) - len(before)} new instance(s)")
-    return Finding(ok=True, evidence="unknown table and unknown field -> 422, no instance created")
-
-
-# ---- browser laws ------------------------------------------------------------------------------
-class Crawled(BaseModel):
-    """What the crawl of a fresh instance found: its pages, and the controls on them."""
+class Fresh(BaseModel):
+    """The instances of one check, and their dumps taken right after creation."""
 
     model_config = ConfigDict(frozen=True)
 
-    visits: tuple[Visit, ...]
-    controls: tuple[Control, ...]
+    observer: str = Field(description="Crawled with GETs only, then never touched: isolation's witness.")
+    explore: dict[str, str] = Field(description="Viewport -> the instance its controls are clicked on (reset between clicks).")
+    replay: tuple[str, str] = Field(description="A1 and A2: the state-changing controls replayed on each.")
+    initial: dict[str, dict] = Field(description="Instance id -> its dump right after creation.")
 
 
-def crawl_laws(t: Target, desktop: PageProbe, mobile: PageProbe, instance_id: str, max_pages: int) -> tuple[Finding, Finding, Crawled]:
-    """console and get_readonly: crawl a fresh instance with GETs only at both viewports, dumps around it."""
-    base = t.base(instance_id)
-    first, second = t.admin.state(instance_id), t.admin.state(instance_id)
+def create_fresh(t: Target) -> Fresh:
+    """Every instance the browser laws need, each dumped before anything happens to any of them."""
+    ids = [t.admin.create()["instance_id"] for _ in range(5)]
+    return Fresh(observer=ids[0], explore={"desktop": ids[1], "phone": ids[2]}, replay=(ids[3], ids[4]),
+                 initial={i: t.admin.state(i) for i in ids})
+
+
+class Survey(BaseModel):
+    """What the GET-only crawl of the observer found, per viewport."""
+
+    model_config = ConfigDict(frozen=True)
+
+    visits: tuple[Visit, ...] = Field(description="Desktop page loads, in crawl order.")
+    texts: dict[str, str] = Field(description="Path -> HTML of the first rendered page of each pattern (at most MAX_TEXT_PAGES), before any click.")
+    controls: dict[str, tuple[Control, ...]] = Field(description="Viewport -> the controls seen there.")
+    forms: dict[str, frozenset[tuple[str, str]]] = Field(description="Viewport -> (method, action pattern) of its forms.")
+    pages: dict[str, int] = Field(description="Viewport -> pages loaded there.")
+    links: LinksOutcome
+
+
+def survey_laws(t: Target, probes: dict[str, PageProbe], fresh: Fresh, max_pages: int) -> tuple[Finding, Finding, Survey]:
+    """console and (the page-load half of) get_readonly: crawl the observer with GETs only, at both viewports."""
+    base = t.base(fresh.observer)
+    second = t.admin.state(fresh.observer)
+    desktop, phone = probes["desktop"], probes["phone"]
     start = ["/"] + [p["path"] for p in t.manifest.get("pages", ())]
-    controls: list[Control] = []
-    visits = crawl(desktop, base, start, max_pages=max_pages, on_page=lambda _visit: controls.extend(collect(desktop, base)))
+    controls: dict[str, list[Control]] = {"desktop": [], "phone": []}
+    found: dict[str, set[tuple[str, str]]] = {"desktop": set(), "phone": set()}
+
+    def take(viewport: str, probe: PageProbe) -> None:
+        controls[viewport].extend(collect(probe, base))
+        found[viewport] |= forms(probe)
+
+    visits = crawl(desktop, base, start, max_pages=max_pages, on_page=lambda _v: take("desktop", desktop))
     problems = [_page_problem("desktop", v, base) for v in visits]
-    problems += [_page_problem("phone", mobile.visit(v.url, links=False), base) for v in _one_per_pattern(visits)]
-    after = t.admin.state(instance_id)
+    phone_visits = []
+    for visit in _one_per_pattern(visits):
+        phone_visit = phone.visit(visit.url, links=False)
+        phone_visits.append(phone_visit)
+        problems.append(_page_problem("phone", phone_visit, base))
+        if phone_visit.status is not None and phone_visit.status < 400:
+            take("phone", phone)
+    links = check_links(controls["desktop"] + controls["phone"], base, t.status)
+    after = t.admin.state(fresh.observer)
     problems = [p for p in problems if p]
-    console = Finding(ok=False, evidence=_lines(problems)) if problems else Finding(
-        ok=True, evidence=f"{len(visits)} pages clean at 1280x800, one per pattern at 390x844"
-    )
+    rendered = [v for v in visits if v.status is not None and v.status < 400]
+    if problems:
+        console = Finding(ok=False, evidence=_lines(problems))
+    elif not rendered:
+        console = Finding.not_run("no page was crawled")
+    else:
+        console = Finding(ok=True, evidence=f"{len(visits)} pages clean at 1280x800, {len(phone_visits)} (one per pattern) at 390x844")
+    first = fresh.initial[fresh.observer]
     if first != second:
         readonly = Finding(ok=False, evidence=f"two dumps read in a row differ: {_dump_diff(first, second)}")
     elif after != first:
-        readonly = Finding(ok=False, evidence=f"crawling {len(visits)} pages with GETs changed the state: {_dump_diff(first, after)}")
+        readonly = Finding(ok=False, evidence=f"loading {len(visits) + len(phone_visits)} pages and {len(links.judged)} links with GETs changed the state: {_dump_diff(first, after)}")
     else:
-        readonly = Finding(ok=True, evidence="dump stable; GET page loads at two viewports left it unchanged")
-    return console, readonly, Crawled(visits=tuple(visits), controls=tuple(controls))
+        readonly = Finding(ok=True, evidence=f"dump stable; {len(visits) + len(phone_visits)} GET page loads at two viewports and the links left it unchanged")
+    texts = page_html(t, fresh.observer, [relative(v.url, base) for v in _one_per_pattern(rendered)[:MAX_TEXT_PAGES]])
+    survey = Survey(
+        visits=tuple(visits), texts=texts, links=links,
+        controls={k: tuple(v) for k, v in controls.items()}, forms={k: frozenset(v) for k, v in found.items()},
+        pages={"desktop": len(visits), "phone": len(phone_visits)},
+    )
+    return console, readonly, survey
 
 
 def _one_per_pattern(visits: list[Visit]) -> list[Visit]:
@@ -182,39 +122,114 @@ def _page_problem(viewport: str, visit: Visit, base: str) -> str | None:
     return None
 
 
-def dead_controls(t: Target, probe: PageProbe, instance_id: str, controls: tuple[Control, ...], budget_s: float) -> tuple[Finding, ControlsOutcome]:
-    """Each distinct control found by the crawl, judged on a freshly reset instance (see controls.explore)."""
-    outcome = explore(
-        probe,
-        t.base(instance_id),
-        list(controls),
-        reset=lambda: t.admin.reset(instance_id),
-        dump=lambda: t.admin.state(instance_id),
-        status_of=t.status,
-        budget_s=budget_s,
+def control_laws(
+    t: Target, probes: dict[str, PageProbe], fresh: Fresh, survey: Survey, crawl_readonly: Finding, budget_s: float
+) -> tuple[Finding, Finding, dict[str, ControlsOutcome]]:
+    """dead_controls and get_readonly: every control family and form clicked at each viewport, on its own fresh instance."""
+    outcomes: dict[str, ControlsOutcome] = {}
+    for viewport, probe in probes.items():
+        instance_id = fresh.explore[viewport]
+        outcomes[viewport] = explore(
+            probe, t.base(instance_id), list(survey.controls[viewport]),
+            reset=lambda i=instance_id: t.admin.reset(i), dump=lambda i=instance_id: t.admin.state(i),
+            budget_s=budget_s, label=viewport,
+        )
+    violations = list(survey.links.violations) + [v for o in outcomes.values() for v in o.violations]
+    summary = "; ".join(
+        f"{viewport}: {o.checked} distinct controls, {o.clicked} clicked ({len(o.actions)} change state), {o.repeats} judged by sampled look-alikes"
+        + (f", {o.unchecked} left unchecked: time budget {budget_s:.0f}s spent" if o.unchecked else "")
+        for viewport, o in outcomes.items()
     )
-    summary = (
-        f"{outcome.checked} distinct controls: {outcome.clicked} clicked ({len(outcome.actions)} change state), "
-        f"{outcome.repeats} judged by sampled look-alikes"
-    )
-    if outcome.unchecked:
-        summary += f"; {outcome.unchecked} left unchecked: time budget {budget_s:.0f}s spent"
-    if outcome.violations:
-        return Finding(ok=False, evidence=_lines(list(outcome.violations)) + f"\n[{summary}]"), outcome
-    return Finding(ok=True, evidence=summary), outcome
+    clicked = sum(o.clicked for o in outcomes.values())
+    if violations:
+        dead = Finding(ok=False, evidence=_lines(violations) + f"\n[{summary}]")
+    elif not clicked and not survey.links.judged:
+        dead = Finding.not_run(f"no control was found to click ({summary})")
+    else:
+        dead = Finding(ok=True, evidence=summary)
+    writes = [w for o in outcomes.values() for w in o.get_writes]
+    if not crawl_readonly.ok:
+        readonly = crawl_readonly
+    elif writes:
+        readonly = Finding(ok=False, evidence=_lines(writes))
+    else:
+        readonly = Finding(ok=True, evidence=crawl_readonly.evidence + "; no click changed the state by GET alone")
+    return dead, readonly, outcomes
 
 
-def replay_laws(t: Target, probe: PageProbe, pages: list[str], actions: tuple[Control, ...]) -> dict[str, Finding]:
-    """determinism, isolation, reset: the state-changing controls replayed on two fresh instances A and B."""
-    a, b = t.admin.create()["instance_id"], t.admin.create()["instance_id"]
-    try:
-        firsts: dict[str, str] = {}
-        for path in pages:
-            firsts.setdefault(pattern(path), path)
-        return _replay(t, probe, list(firsts.values())[:MAX_TEXT_PAGES], _varied(actions)[:MAX_ACTIONS], a, b)
-    finally:
-        t.admin.delete(a)
-        t.admin.delete(b)
+def coverage(survey: Survey, outcomes: dict[str, ControlsOutcome]) -> tuple[Coverage, ...]:
+    """Per viewport: pages, controls and forms exercised of those found."""
+    out = []
+    for viewport, label in VIEWPORTS.items():
+        keys = {c.key for c in survey.controls.get(viewport, ())}
+        o = outcomes.get(viewport)
+        found_forms = survey.forms.get(viewport, frozenset())
+        out.append(Coverage(
+            viewport=label, pages=survey.pages.get(viewport, 0), controls_found=len(keys),
+            controls_exercised=(o.clicked if o else 0) + len(keys & survey.links.judged),
+            controls_sampled=(o.repeats if o else 0) + len(keys & survey.links.sampled),
+            controls_unchecked=o.unchecked if o else 0,
+            forms_found=len(found_forms), forms_exercised=len(found_forms & o.forms) if o else 0,
+        ))
+    return tuple(out)
+
+
+def replay_laws(t: Target, replay_probes: tuple[PageProbe, PageProbe], fresh: Fresh, survey: Survey, actions: tuple[Control, ...]) -> dict[str, Finding]:
+    """determinism, isolation, reset: the state-changing controls replayed on A1 and A2; the observer must not notice."""
+    a1, a2 = fresh.replay
+    a1_0, a2_0 = fresh.initial[a1], fresh.initial[a2]
+    if a1_0 != a2_0:
+        differ = Finding(ok=False, evidence=f"two instances from the same seed and clock differ: {_dump_diff(a1_0, a2_0)}")
+        return {"determinism": differ} | {law: Finding.not_run("the fresh instances already differ") for law in ("isolation", "reset")}
+    if not actions:
+        why = "no control changed the state, so there is nothing to replay"
+        return {law: Finding.not_run(why) for law in ("determinism", "isolation", "reset")}
+    replayed = _varied(actions)[:MAX_ACTIONS]
+    named = ", ".join(c.describe() for c in replayed[:3]) + ("…" if len(replayed) > 3 else "")
+    out1 = _apply(replay_probes[0], t.base(a1), replayed)
+    a1_1 = t.admin.state(a1)
+    out2 = _apply(replay_probes[1], t.base(a2), replayed)
+    a2_1 = t.admin.state(a2)
+    found: dict[str, Finding] = {}
+    done = sum(o == "ok" for o in out1)
+    if not done:
+        found["determinism"] = Finding.not_run(f"none of the {len(replayed)} actions could be replayed: {replayed[0].describe()}: {out1[0]}")
+    elif out1 != out2:
+        i = next(i for i, (x, y) in enumerate(zip(out1, out2)) if x != y)
+        found["determinism"] = Finding(ok=False, evidence=f"{replayed[i].describe()}: {out1[i]} in A1 but {out2[i]} in A2")
+    elif a1_1 != a2_1:
+        found["determinism"] = Finding(ok=False, evidence=f"the same {len(replayed)} actions ({named}) gave different dumps: {_dump_diff(a1_1, a2_1)}")
+    else:
+        found["determinism"] = Finding(ok=True, evidence=f"fresh dumps equal; {done} of {len(replayed)} replayed actions done, equal dumps")
+    found["isolation"] = _isolation(t, fresh, survey, out1.count("ok") + out2.count("ok"))
+    if not done:
+        found["reset"] = Finding.not_run("no action could be replayed, so there is nothing to reset")
+        return found
+    t.admin.reset(a1)
+    a1_2 = t.admin.state(a1)
+    changed = _changed_pages(t, a1, survey.texts)
+    if a1_2 != a1_0:
+        found["reset"] = Finding(ok=False, evidence=f"after reset the dump differs from the initial one: {_dump_diff(a1_0, a1_2)}")
+    elif changed:
+        found["reset"] = Finding(ok=False, evidence=f"after changes and reset, the dump is initial but page {changed}")
+    elif a1_1 == a1_0:
+        found["reset"] = Finding(ok=True, evidence=f"the {done} actions left A1's dump as it was; reset restores {len(survey.texts)} pages' text")
+    else:
+        found["reset"] = Finding(ok=True, evidence=f"after {done} actions, reset restores the dump and {len(survey.texts)} pages' text")
+    return found
+
+
+def _isolation(t: Target, fresh: Fresh, survey: Survey, replayed: int) -> Finding:
+    """The observer, left alone since its crawl, still has its first dump and the text of its first crawl."""
+    done = f"after the controls were clicked and {replayed} actions replayed in other instances"
+    before = fresh.initial[fresh.observer]
+    now = t.admin.state(fresh.observer)
+    if now != before:
+        return Finding(ok=False, evidence=f"{done}, the observer's dump changed: {_dump_diff(before, now)}")
+    changed = _changed_pages(t, fresh.observer, survey.texts)
+    if changed:
+        return Finding(ok=False, evidence=f"{done}, the observer's page {changed}")
+    return Finding(ok=True, evidence=f"{done}, the observer's dump and {len(survey.texts)} pages are unchanged")
 
 
 def _varied(actions: tuple[Control, ...]) -> tuple[Control, ...]:
@@ -226,66 +241,32 @@ def _varied(actions: tuple[Control, ...]) -> tuple[Control, ...]:
     return tuple(firsts.values()) + tuple(c for c in actions if id(c) not in first_ids)
 
 
-def _replay(t: Target, probe: PageProbe, pages: list[str], actions: tuple[Control, ...], a: str, b: str) -> dict[str, Finding]:
-    a0, b0 = t.admin.state(a), t.admin.state(b)
-    if a0 != b0:
-        differ = Finding(ok=False, evidence=f"two instances from the same seed and clock differ: {_dump_diff(a0, b0)}")
-        return {"determinism": differ}
-    if not actions:
-        note = "no control changes state, so only fresh instances were compared"
-        return {law: Finding(ok=True, evidence=note) for law in ("determinism", "isolation", "reset")}
-    b_texts = _texts(probe, t.base(b), pages)
-    a_outcomes = _apply(probe, t.base(a), actions)
-    a1 = t.admin.state(a)
-    named = ", ".join(c.describe() for c in actions[:3]) + ("…" if len(actions) > 3 else "")
-    found: dict[str, Finding] = {}
-    b_after = t.admin.state(b)
-    changed = _changed_pages(probe, t.base(b), b_texts)
-    if b_after != b0:
-        found["isolation"] = Finding(ok=False, evidence=f"after {len(actions)} actions in A, B's dump changed: {_dump_diff(b0, b_after)}")
-    elif changed:
-        found["isolation"] = Finding(ok=False, evidence=f"after {len(actions)} actions in A ({named}), B's page {changed}")
-    else:
-        found["isolation"] = Finding(ok=True, evidence=f"A changed by {len(actions)} actions; B's dump and {len(b_texts)} pages unchanged")
-    b_outcomes = _apply(probe, t.base(b), actions)
-    b1 = t.admin.state(b)
-    if a_outcomes != b_outcomes:
-        i = next(i for i, (x, y) in enumerate(zip(a_outcomes, b_outcomes)) if x != y)
-        found["determinism"] = Finding(ok=False, evidence=f"{actions[i].describe()}: {a_outcomes[i]} in A but {b_outcomes[i]} in B")
-    elif a1 != b1:
-        found["determinism"] = Finding(ok=False, evidence=f"the same {len(actions)} actions ({named}) gave different dumps: {_dump_diff(a1, b1)}")
-    else:
-        found["determinism"] = Finding(ok=True, evidence=f"fresh dumps equal; {len(actions)} replayed actions give equal dumps")
-    t.admin.reset(b)
-    b2 = t.admin.state(b)
-    changed = _changed_pages(probe, t.base(b), b_texts)
-    if b2 != b0:
-        found["reset"] = Finding(ok=False, evidence=f"after reset the dump differs from the initial one: {_dump_diff(b0, b2)}")
-    elif changed:
-        found["reset"] = Finding(ok=False, evidence=f"after changes and reset, the dump is initial but page {changed}")
-    elif b1 == b0:
-        found["reset"] = Finding(ok=True, evidence=f"the {len(actions)} actions left B's dump as it was; reset restores {len(b_texts)} pages' text")
-    else:
-        found["reset"] = Finding(ok=True, evidence=f"after {len(actions)} actions, reset restores the dump and {len(b_texts)} pages' text")
-    return found
-
-
 def _apply(probe: PageProbe, base: str, actions: tuple[Control, ...]) -> list[str]:
     """Perform the actions in order on one instance; each outcome is 'ok' or why it could not be done."""
     return [perform(probe, base, control).error or "ok" for control in actions]
 
 
-def _texts(probe: PageProbe, base: str, pages: list[str]) -> dict[str, str]:
-    return {path: probe.visit(base + path, links=False).text for path in pages}
+def page_html(t: Target, instance_id: str, paths: list[str]) -> dict[str, str]:
+    """Path -> the page's HTML as the server sends it (one GET each, no browser), the instance id masked."""
+    base = t.base(instance_id)
+    return {path: t.http.get(base + path, follow_redirects=True).text.replace(instance_id, "{instance}") for path in paths}
 
 
-def _changed_pages(probe: PageProbe, base: str, before: dict[str, str]) -> str:
-    """'' if every page shows the same text as in `before`; else the first page and its first changed line."""
-    for path, text in before.items():
-        now = probe.visit(base + path, links=False).text
-        if now != text:
-            return f"{path} shows different text: {_text_diff(text, now)}"
+def _changed_pages(t: Target, instance_id: str, before: dict[str, str]) -> str:
+    """'' if every page's HTML is as in `before`; else the first page that changed and its first changed lines."""
+    now = page_html(t, instance_id, list(before))
+    for path, html in before.items():
+        if now[path] != html:
+            return f"{path} shows different content: {_text_diff(html, now[path])}"
     return ""
+
+
+def storage_law(contexts: dict[str, tuple[BrowserContext, PageProbe]], origin: str) -> Finding:
+    """browser_storage: nothing stored by the app in any browser context the check used."""
+    items = [item for where, (context, probe) in contexts.items() for item in written(context, probe.page, origin, where)]
+    if items:
+        return Finding(ok=False, evidence=_lines(items))
+    return Finding(ok=True, evidence=f"no cookie, localStorage, sessionStorage or IndexedDB entry in {len(contexts)} browser contexts")
 
 
 # ---- evidence helpers ----------------------------------------------------------------------------
@@ -312,4 +293,4 @@ def _dump_diff(a: dict, b: dict) -> str:
     return "(equal)"
 
 
-__all__ = ["Crawled", "Finding", "Target", "admin_token", "bad_seed", "crawl_laws", "dead_controls", "instance_ids", "replay_laws"]
+__all__ = ["Fresh", "Survey", "control_laws", "coverage", "create_fresh", "replay_laws", "storage_law", "survey_laws"]

@@ -1,0 +1,73 @@
+"""Each planted defect, derived from the notes app by the kit, is caught first by its own law on the real
+browser: the seven classic ones and the classes issue 12 found the checker missing."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from mocked_apps.checker import CheckReport, check_app
+
+from .defects import BY_NAME, DEFECTS
+
+_REPORTS: dict[str, CheckReport] = {}
+
+
+def _report(browser, defect_app, name: str) -> CheckReport:
+    """The check of one defect app, run once per session (several tests read the same report)."""
+    if name not in _REPORTS:
+        _REPORTS[name] = check_app(str(defect_app(name)), browser=browser, controls_budget_s=20)
+    return _REPORTS[name]
+
+
+@pytest.mark.parametrize("name", [d.name for d, _ in DEFECTS])
+def test_each_defect_is_caught_first_by_its_law(browser, defect_app, name):
+    defect, word = BY_NAME[name]
+    report = _report(browser, defect_app, name)
+    first = report.first_failure
+    assert first is not None and not report.ok, f"{name}: no law failed"
+    assert first.law == defect.law, f"{name}: first failure is {first.law}: {first.evidence}"
+    assert word in first.evidence + first.cause, first
+    assert "Traceback" not in report.fail_line()
+    if defect.law != "starts":
+        assert report.result("starts").verdict == "pass"
+
+
+def test_a_page_that_answers_500_leaves_the_replay_laws_not_run_with_the_server_traceback(browser, defect_app):
+    report = _report(browser, defect_app, "broken_500")
+    for law in ("determinism", "isolation", "reset", "dead_controls"):
+        assert report.result(law).verdict == "not run", report.result(law)
+    console = report.result("console")
+    assert "page answered 500" in console.evidence
+    assert "server traceback:" in console.evidence and 'layout.html", line' in console.evidence  # the app's own frame
+    assert console.cause == "jinja2.exceptions.UndefinedError: 'no_such_value' is undefined"
+    assert report.fail_line().endswith("(jinja2.exceptions.UndefinedError: 'no_such_value' is undefined)")
+    assert not report.ok and {r.law for r in report.failures} >= {"console", "determinism", "isolation", "reset"}
+
+
+def test_a_phone_only_control_is_judged_at_the_phone_size_only(browser, defect_app):
+    report = _report(browser, defect_app, "broken_phone_dead")
+    evidence = report.result("dead_controls").evidence
+    assert "phone: button 'Menu'" in evidence and "desktop: button 'Menu'" not in evidence
+
+
+def test_cli_fail_lines_name_the_law_and_the_exception_and_never_crash(tmp_path, defect_app):
+    # a child process: the module's browser fixture holds this thread's Playwright loop
+    out = tmp_path / "reports.json"
+    apps = [str(defect_app(n)) for n in ("broken_dead", "broken_seed", "broken_500", "broken_literal")]
+    cmd = [sys.executable, "-m", "gymfactory.cli", "apps", "check", *apps, "--budget", "20", "--json", str(out)]
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=400, env={**os.environ, "COLUMNS": "200"})
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr, result.stderr
+    fails = {line.split()[1].rstrip(":"): line for line in result.stdout.splitlines() if line.startswith("FAIL ")}
+    assert "law dead_controls" in fails["broken_dead"] and "Archive" in fails["broken_dead"]
+    assert "law default_seed" in fails["broken_seed"] and "seed.note[0].title" in fails["broken_seed"]
+    assert "UndefinedError: 'no_such_value' is undefined" in fails["broken_500"]
+    assert "AppPackageError" in fails[apps[3]] and "Note.kind" in fails[apps[3]] and "sa_type" in fails[apps[3]]
+    reports = {r["ref"]: r for r in json.loads(out.read_text())}
+    assert reports[apps[0]]["app"] == "broken_dead" and [r["verdict"] for r in reports[apps[0]]["laws"]].count("fail") == 1
+    assert "coverage desktop 1280x800" in result.stdout and "coverage phone 390x844" in result.stdout
