@@ -177,7 +177,7 @@ class Session:
     def evaluate(self) -> Outcome:
         """Run the task's verifier on the state now; infrastructure faults give env_error, never a zero reward."""
         from factory.verifiers.sandbox import run_verifier
-        from factory.verifiers.scoring import VerdictError, score
+        from factory.verifiers.scoring import VerdictError, score_final
 
         with self._lock:
             if self.fault is not None:
@@ -189,11 +189,15 @@ class Session:
                     if final is None:  # the agent flooded its workspace: its failure, scored without running the verifier
                         return Outcome(status="failure", verdicts={WORKSPACE_CRITERION: False},
                                        error="the workspace went over its size limit")
-                    run = run_verifier(task.verifier, final, timeout_s=min(self.manager.deadlines.verifier, deadline.remaining()))
-                    if run.error is not None or run.verdicts is None:
-                        return Outcome(status="env_error", error=f"verifier: {run.error or 'no verdicts'}")
+
+                    def verdicts() -> dict[str, bool]:  # run only when the footprint guard passes
+                        run = run_verifier(task.verifier, final, timeout_s=min(self.manager.deadlines.verifier, deadline.remaining()))
+                        if run.error is not None or run.verdicts is None:
+                            raise VerdictError(run.error or "no verdicts")
+                        return run.verdicts
+
                     try:
-                        result = score(task.criteria, run.verdicts)
+                        result = score_final(task, final, verdicts)
                     except VerdictError as err:
                         return Outcome(status="env_error", error=f"verifier: {err}")
             except EnvError as err:

@@ -30,6 +30,39 @@ class TaskMeta(BaseModel):
     cross_app: bool = False
 
 
+class TableChanges(BaseModel):
+    """What the golden run did to one table: the only changes an attempt may make there."""
+
+    model_config = ConfigDict(frozen=True)
+
+    changed: dict[str, tuple[str, ...]] = Field(
+        default_factory=dict, description="Row key -> the fields the golden run changed in that row."
+    )
+    added: int = Field(default=0, ge=0, description="How many rows the golden run added (an attempt may add at most this many).")
+    deleted: tuple[str, ...] = Field(default=(), description="Keys of the rows the golden run deleted.")
+
+
+class Footprint(BaseModel):
+    """The golden run's state diff: outside it (bar declared view state) an attempt may change nothing.
+
+    Rows are keyed by their `id` field, or by their whole content when a table has none. Recorded at
+    validation (DESIGN.md "The gates beyond the three states"); scoring turns it into the required
+    system criterion `no_collateral_changes`.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    tables: dict[str, dict[str, TableChanges]] = Field(
+        default_factory=dict, description="App -> table -> what the golden run changed there (untouched tables absent)."
+    )
+    view_state: dict[str, tuple[str, ...]] = Field(
+        default_factory=dict, description="App -> 'table.field' values it declares as view state: ignored."
+    )
+    met_at_start: tuple[str, ...] = Field(
+        default=(), description="Criteria the untouched initial state already meets ('nothing else changed'): no reward on their own."
+    )
+
+
 class Task(BaseModel):
     """Environment, initial state, goal and verifier of one task."""
 
@@ -50,6 +83,9 @@ class Task(BaseModel):
     verifier: str = Field(description="Python source defining verify(final) -> dict[criterion_id, bool].")
     golden: str = Field(description="Python source defining solve(env), using the golden action API.")
     meta: TaskMeta
+    footprint: Footprint | None = Field(
+        default=None, description="Recorded when the task is accepted by validation; None for tasks not validated yet."
+    )
 
     @model_validator(mode="after")
     def _check(self) -> "Task":

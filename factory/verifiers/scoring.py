@@ -1,12 +1,19 @@
-"""What a verifier sees (`Final`) and how its verdicts become reward and success (DESIGN.md)."""
+"""What a verifier sees (`Final`) and how its verdicts become reward and success (DESIGN.md).
+
+`score_final` is the one place a final is scored, for rollouts and validation alike: the footprint
+guard first (the required system criterion `no_collateral_changes`), then the verifier's verdicts.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from factory.tasks.schema import Criterion
+from factory.tasks.schema import Criterion, Task
+from factory.verifiers.footprint import collateral
+
+GUARD_CRITERION = "no_collateral_changes"
 
 
 class Final(BaseModel):
@@ -28,6 +35,7 @@ class Score(BaseModel):
     reward: float
     success: bool
     verdicts: dict[str, bool]
+    collateral: tuple[str, ...] = Field(default=(), description="Changes outside the task's footprint, in words.")
 
 
 class VerdictError(ValueError):
@@ -49,3 +57,26 @@ def score(criteria: Iterable[Criterion], verdicts: dict[str, bool]) -> Score:
     reward = sum(c.weight for c in criteria if verdicts[c.id]) / total
     success = all(verdicts[c.id] for c in criteria if c.required)
     return Score(reward=reward, success=success, verdicts={c.id: verdicts[c.id] for c in criteria})
+
+
+def score_final(task: Task, final: Final, verdicts: Callable[[], dict[str, bool]] | dict[str, bool]) -> Score:
+    """Score an attempt's final: the footprint guard, then the verifier's verdicts (`verdicts()` runs it).
+
+    With a footprint (accepted tasks carry one): any change outside it fails the required system
+    criterion `no_collateral_changes`, and then success and reward are 0 and the verifier is not
+    run. Otherwise reward follows the criteria, except that criteria the untouched initial state
+    already meets ("nothing else changed") carry no reward on their own: when no other criterion is
+    met, reward is 0. Without a footprint (a task not yet validated) the criteria alone decide.
+    """
+    footprint = task.footprint
+    if footprint is not None:
+        outside = collateral(footprint, final.initial_state, final.state)
+        if outside:
+            return Score(reward=0.0, success=False, verdicts={GUARD_CRITERION: False}, collateral=outside)
+    given = verdicts() if callable(verdicts) else verdicts
+    result = score(task.criteria, given)
+    if footprint is None:
+        return result
+    progress = any(result.verdicts[c.id] for c in task.criteria if c.id not in footprint.met_at_start)
+    return Score(reward=result.reward if progress else 0.0, success=result.success,
+                 verdicts={**result.verdicts, GUARD_CRITERION: True})

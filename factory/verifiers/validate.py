@@ -3,7 +3,15 @@
 For each run (two by default): reset -> verify must not succeed; the golden code's solve(env)
 drives the session -> verify gives success 1 and reward 1; reset -> the state dump equals the first
 one and verify does not succeed. Every verification calls verify() twice on the same data, and the
-verdicts of each phase must repeat across runs. The first broken rule rejects the task with a reason code.
+verdicts of each phase must repeat across runs (each run is a fresh sandbox process, so a fresh hash
+seed). The first broken rule rejects the task with a reason code.
+
+The golden run's state diff becomes the task's footprint (`factory.verifiers.footprint`), and every
+phase is scored through `score_final`, footprint guard included. After the first golden run the
+adversarial probes (`factory.verifiers.probes`: partial completion, collateral damage, wrong
+target, answer variants, shifted clocks) must all fail; a golden change no criterion needs is
+`unverified_golden_change`. The golden run must change the same things in every run.
+An accepted task leaves with its footprint: `accepted_task(task, result)`.
 
 After a reset the state equals the initial one, so a verifier that succeeds there but not on the
 initial state reads something outside `final` that the attempt changed and reset does not restore
@@ -20,9 +28,11 @@ from typing import TYPE_CHECKING, Iterable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from factory.tasks.schema import Task
+from factory.tasks.schema import Footprint, Task
+from factory.verifiers.footprint import record
+from factory.verifiers.probes import ProbeReason, check_probes
 from factory.verifiers.sandbox import SandboxError, VerifierRun, run_verifier
-from factory.verifiers.scoring import Final, Score, VerdictError, score
+from factory.verifiers.scoring import Final, Score, VerdictError, score_final
 
 if TYPE_CHECKING:
     from runtime.manager import EnvironmentManager, Session
@@ -37,10 +47,12 @@ ReasonCode = Literal[
     "verifier_forbidden",
     "golden_forbidden",
     "nondeterministic_verdicts",
+    "nondeterministic_golden",
     "reset_not_exact",
     "bad_output",
     "invalid_task",
     "env_error",
+    ProbeReason,
 ]
 _ERROR_REASONS: dict[str, ReasonCode] = {
     "timeout": "verifier_timeout",
@@ -62,6 +74,7 @@ class ValidationConfig(BaseModel):
     golden_timeout_s: float = Field(default=180.0, gt=0, description="Sandbox deadline of one golden run, actions included.")
     max_golden_steps: int = Field(default=60, ge=1, description="More actions than this and the golden code fails.")
     lease_s: float = Field(default=900.0, gt=0, description="Lease of the validation session.")
+    probes: bool = Field(default=True, description="Run the adversarial probes after the first golden run (one sandbox batch).")
 
 
 class ValidationResult(BaseModel):
@@ -78,6 +91,15 @@ class ValidationResult(BaseModel):
         default_factory=dict, description="Phase ('run1.initial', 'run1.golden', 'run1.reset', ...) -> verdicts."
     )
     golden_actions: tuple[str, ...] = Field(default=(), description="The golden run's actions (run 1): a demonstration.")
+    footprint: Footprint | None = Field(default=None, description="The golden run's state diff; stored on the task once accepted.")
+    probes: int = Field(default=0, description="Adversarial probes derived (and failed, when accepted).")
+
+
+def accepted_task(task: Task, result: ValidationResult) -> Task:
+    """The task as accepted: carrying the footprint its validation recorded (the guard's input)."""
+    if not result.accepted:
+        raise ValueError(f"task {task.id} was not accepted ({result.reason})")
+    return task.model_copy(update={"footprint": result.footprint})
 
 
 class _Reject(Exception):
@@ -124,24 +146,34 @@ class _Check:
 
     def __init__(self, task: Task, config: ValidationConfig):
         self.task, self.config = task, config
+        self.scored: Task = task  # once the first golden run is done: the task with its footprint
         self.verdicts: dict[str, dict[str, bool] | None] = {}
         self.first_reset: tuple[dict, dict] | None = None
         self.actions: tuple[str, ...] = ()
+        self.probes = 0
 
     def run(self, session: "Session", run: int) -> None:
-        obs = self._reset(session, f"run {run}, first reset")
-        initial = self._verify(session, f"run{run}.initial")
+        obs, start = self._reset(session, f"run {run}, first reset")
+        initial = self._verify(start, f"run{run}.initial")
         if initial.success:
             raise _Reject("verifier_true_on_initial", f"verify() succeeds before anything was done: verdicts {initial.verdicts}")
         actions = self._golden(session, run, obs)
         if run == 1:
             self.actions = tuple(actions)
-        solved = self._verify(session, f"run{run}.golden")
+        golden = self._final(session, "golden_fails")
+        self._footprint(golden, run)
+        solved = self._verify(golden, f"run{run}.golden")
         if not solved.success or solved.reward < 1.0:
             unmet = sorted(k for k, v in solved.verdicts.items() if not v)
-            raise _Reject("golden_fails", f"after the golden code (actions {actions}) criteria {unmet} are not met (reward {solved.reward:g})")
-        self._reset(session, f"run {run}, reset after the golden run")
-        after = self._verify(session, f"run{run}.reset")
+            raise _Reject("golden_fails", f"after the golden code (actions {actions}) criteria {unmet} are not met (reward {solved.reward:g})"
+                          + (f"; changes outside the footprint: {solved.collateral}" if solved.collateral else ""))
+        if run == 1 and self.config.probes:
+            report = check_probes(self.scored, golden, self.verdicts["run1.golden"], self.config.verifier_timeout_s)
+            self.probes = report.probes
+            if report.reason is not None:
+                raise _Reject(report.reason, report.detail)
+        _, reset = self._reset(session, f"run {run}, reset after the golden run")
+        after = self._verify(reset, f"run{run}.reset")
         if after.success:
             raise _Reject("verifier_blind_to_reset", f"verify() still succeeds after reset restored the initial state: verdicts {after.verdicts}")
 
@@ -158,31 +190,48 @@ class _Check:
         return ValidationResult(
             task_id=self.task.id, accepted=reason is None, reason=reason, detail=detail,
             seconds=time.monotonic() - started, verdicts=self.verdicts, golden_actions=self.actions,
+            footprint=self.scored.footprint, probes=self.probes,
         )
 
     # ---- phases ------------------------------------------------------------------------------
-    def _reset(self, session: "Session", what: str) -> "Observation":
+    def _footprint(self, golden: Final, run: int) -> None:
+        """Record the golden run's footprint (run 1); later golden runs must change exactly the same."""
+        met = [c.id for c in self.task.criteria if (self.verdicts.get("run1.initial") or {}).get(c.id)]
+        footprint = record(golden.initial_state, golden.state, golden.state, met_at_start=met)
+        if run == 1:
+            self.scored = self.task.model_copy(update={"footprint": footprint})
+        elif footprint != self.scored.footprint:
+            raise _Reject("nondeterministic_golden", f"golden run {run} changed {footprint.tables}, run 1 changed {self.scored.footprint.tables}")
+
+    def _final(self, session: "Session", reason: ReasonCode) -> Final:
+        """The session's final through its public path (the same data `Session.evaluate` scores)."""
+        final = session.final()
+        if final is None:
+            raise _Reject(reason, "the workspace went over its size limit")
+        return final
+
+    def _reset(self, session: "Session", what: str) -> "tuple[Observation, Final]":
         obs = session.reset(self.task)
-        final = _final(session)
+        final = self._final(session, "invalid_task")
         if self.first_reset is None:
             self.first_reset = (final.state, final.files)
-            return obs
+            return obs, final
         state, files = self.first_reset
         if final.state != state:
             raise _Reject("reset_not_exact", f"{what}: the state dump differs from the first reset's: {_diff(state, final.state)}")
         if final.files != files:
             raise _Reject("reset_not_exact", f"{what}: the workspace files differ from the first reset's")
-        return obs
+        return obs, final
 
-    def _verify(self, session: "Session", phase: str) -> Score:
-        run = run_verifier(self.task.verifier, _final(session), timeout_s=self.config.verifier_timeout_s,
+    def _verify(self, final: Final, phase: str) -> Score:
+        run = run_verifier(self.task.verifier, final, timeout_s=self.config.verifier_timeout_s,
                            repeats=self.config.verifier_repeats)
         _raise_for_error(run, phase)
         if not run.consistent:
             raise _Reject("nondeterministic_verdicts", f"{phase}: the same data gave {list(run.repeats)}")
         self.verdicts[phase] = run.verdicts
         try:
-            return score(self.task.criteria, run.verdicts)
+            return score_final(self.scored, final, run.verdicts)
         except VerdictError as err:
             raise _Reject("bad_output", f"{phase}: {err}") from err
 
@@ -216,15 +265,6 @@ def _raise_for_error(run: VerifierRun, phase: str) -> None:
         return
     reason = _ERROR_REASONS.get(run.error_kind or "crash", "verifier_crash")
     raise _Reject(reason, f"{phase}: {run.error}")
-
-
-def _final(session: "Session") -> Final:
-    """The session's state now as a verifier sees it (the same data `Session.evaluate` builds)."""
-    from runtime.shell import read_files
-
-    backend, timeout = session.manager.backend, session.manager.deadlines.evaluate
-    state = {inst.app: backend.state(inst, timeout) for inst in session.instances}
-    return Final(state=state, initial_state=session.initial_state, answer=session.answer, files=read_files(session.workspace))
 
 
 def _diff(before: dict, after: dict) -> str:

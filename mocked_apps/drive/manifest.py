@@ -24,4 +24,10 @@ MANIFEST = AppManifest(
         PageSpec(path="/search?q=invoice", title="Search", description="Files and folders whose name or content matches."),
         PageSpec(path="/new?kind=doc", title="New", description="Create a folder, document or table."),
     ),
+    consequences={
+        "file.modified_at": "the app's clock when a file's name, content or location changes",
+        "file.created_at": "the app's clock when a file is created",
+        "folder.modified_at": "the app's clock when a folder is renamed or moved",
+        "folder.created_at": "the app's clock when a folder is created",
+    },
 )

@@ -31,3 +31,14 @@ class AppManifest(BaseModel):
     entities: dict[str, dict] = Field(
         default_factory=dict, description="Table name -> JSON schema of one row (filled by the kit)."
     )
+    view_state: tuple[str, ...] = Field(
+        default=(),
+        description="'table.field' values that only record what the user looked at (e.g. 'message.read', set on "
+        "opening a thread): deterministic, and ignored by the footprint guard of every task.",
+    )
+    consequences: dict[str, str] = Field(
+        default_factory=dict,
+        description="Changes that follow from another change, -> what they follow from: 'table.field' (that field "
+        "of a changed row, e.g. 'file.modified_at') or 'table' (its new rows, e.g. 'transaction' rows posted by a "
+        "confirmed transfer). Validation needs no criterion for them and shifts no clock in them.",
+    )

@@ -25,4 +25,9 @@ MANIFEST = AppManifest(
         PageSpec(path="/search?q=invoice", title="Search results", description="Search by sender, recipient, subject or body."),
         PageSpec(path="/contacts", title="Contacts", description="The address book; add a contact or write to one."),
     ),
+    view_state=("message.read",),
+    consequences={
+        "thread": "sending or forwarding a message that starts a new conversation",
+        "message.sent_at": "the app's clock when a message is sent or a draft saved",
+    },
 )

@@ -179,12 +179,12 @@ class PayAndConfirm(Family):
         contact = world.person(inv.contact)
         ctx["body"] = f"Hi {first_name(contact.name)}, invoice {inv.number} has been paid in full ({money(inv.amount)}). Thanks!"
         instruction = say(rng, world, "Pay the invoice {vendor} emailed us ({number}) from checking - the amount is on the copy in Drive - then reply to their email to let them know it's paid.",
-                          "Settle invoice {number} from {vendor} (full amount, memo = invoice number) and reply to {first}'s email confirming payment.",
+                          "Settle invoice {number} from {vendor} out of checking (full amount, memo = invoice number) and reply to {first}'s email confirming payment.",
                           number=inv.number, vendor=ctx["vendor"], first=first_name(contact.name))
         return self._req(instruction, ctx, [
-            Criterion(id="paid_in_full", description=f"A confirmed payment of {money(inv.amount)} to {ctx['vendor']} with memo {inv.number}."),
+            Criterion(id="paid_in_full", description=f"A confirmed payment of {money(inv.amount)} to {ctx['vendor']} from checking, with memo {inv.number}."),
             Criterion(id="paid_once", description="Exactly one new payment or transfer was confirmed.", weight=0.5),
-            Criterion(id="confirmed_by_email", description="The user replied in the invoice's thread."),
+            Criterion(id="confirmed_by_email", description=f"The user replied in the invoice's thread that {inv.number} is paid."),
         ])
 
     golden_template = "def solve(env):" + _PAY_GOLDEN.rstrip("\n") + _REPLY_GOLDEN
@@ -192,9 +192,10 @@ class PayAndConfirm(Family):
     verifier_template = _PAY_VERIFY + _REPLIES_VERIFY + '''
 
 def verify(final):
-    paid = [t for t in _paid(final) if {{ number|py }} in t["memo"]]
+    paid = [t for t in _paid(final) if {{ number|py }} in t["memo"] and t["from_account_id"] == {{ from_id }}]
     replies = _replies(final)
-    return {"paid_in_full": bool(paid), "paid_once": len(_payments(final)) == 1, "confirmed_by_email": bool(replies)}
+    said = [m for m in replies if "paid" in m["body"].lower() and {{ number|py }} in m["body"]]
+    return {"paid_in_full": bool(paid), "paid_once": len(_payments(final)) == 1, "confirmed_by_email": bool(said)}
 '''
 
 

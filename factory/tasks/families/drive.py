@@ -69,7 +69,7 @@ class InvoiceDueDate(Family):
         ctx = {"filename": inv.filename, "due": inv.due.isoformat(), "due_text": f"{inv.due:%B} {inv.due.day}, {inv.due.year}"}
         return self._req(instruction, ctx, [
             Criterion(id="right_date", description=f"The answer gives the due date {inv.due.isoformat()}."),
-            Criterion(id="no_wrong_date", description="The answer names no other date.", weight=0.5, required=False),
+            Criterion(id="no_wrong_date", description="The answer names no other date (listing every date is no answer).", weight=0.5),
         ])
 
     golden_template = '''
