@@ -143,7 +143,7 @@ def tasks_validate(
 ) -> None:
     """Validate tasks by execution on the real apps; print accepted/rejected with the reason."""
     from factory.tasks.io import TaskFileError, load_tasks
-    from factory.verifiers.validate import ValidationConfig, validate_task
+    from factory.verifiers.validate import ValidationConfig, accepted_task, validate_task
     from runtime.manager import EnvironmentManager
 
     try:
@@ -169,9 +169,9 @@ def tasks_validate(
         accepted = {r.task_id for r in results if r.accepted}
         out.parent.mkdir(parents=True, exist_ok=True)
         with open(out, "w") as f:
-            for t in tasks:
-                if t.id in accepted:
-                    f.write(t.model_dump_json() + "\n")
+            for t, r in zip(tasks, results):
+                if r.accepted:  # with the footprint validation recorded: the guard of its scoring
+                    f.write(accepted_task(t, r).model_dump_json() + "\n")
         out.with_suffix(".results.jsonl").write_text("".join(r.model_dump_json() + "\n" for r in results))
         console.print(f"{len(accepted)} accepted tasks written to {out}")
 

@@ -12,7 +12,7 @@ from prefect.task_runners import ThreadPoolTaskRunner
 
 from factory.tasks.io import load_tasks, save_tasks
 from factory.tasks.schema import Task
-from factory.verifiers.validate import ValidationConfig, ValidationResult, validate_task
+from factory.verifiers.validate import ValidationConfig, ValidationResult, accepted_task, validate_task
 
 from .environment import browser_slot, current, environment
 from .artifacts import ProgressArtifact, table
@@ -60,7 +60,7 @@ def validation_flow(config: PipelineConfig) -> dict:
                 results[r.task_id] = r
                 progress.advance()
     ordered = [results[t.id] for t in tasks if t.id in results]
-    accepted = [t for t in tasks if t.id in results and results[t.id].accepted]
+    accepted = [accepted_task(t, results[t.id]) for t in tasks if t.id in results and results[t.id].accepted]
     save_tasks(accepted, wd.path("tasks", "accepted.jsonl"))
     # demonstrations: the golden run's actions, in the agent's own action language
     wd.path("tasks", "demonstrations.jsonl").write_text(
