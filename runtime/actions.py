@@ -11,6 +11,9 @@ from typing import Annotated, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 
+MAX_TEXT = 20_000  # longer text, answer or command is the agent's error: it cannot bloat what the verifier reads
+
+
 class _Action(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -34,7 +37,7 @@ class Type(_Action):
     """type("text") types text into the focused element."""
 
     kind: Literal["type"] = "type"
-    text: str
+    text: str = Field(max_length=MAX_TEXT)
 
 
 class Fill(_Action):
@@ -42,7 +45,7 @@ class Fill(_Action):
 
     kind: Literal["fill"] = "fill"
     element: int
-    text: str
+    text: str = Field(max_length=MAX_TEXT)
 
 
 class Press(_Action):
@@ -85,14 +88,14 @@ class Answer(_Action):
     """answer("text") ends the task, giving text as your final answer (use answer("") if none is needed)."""
 
     kind: Literal["answer"] = "answer"
-    text: str
+    text: str = Field(max_length=MAX_TEXT)
 
 
 class Shell(_Action):
     """shell("ls -la") runs a command in your workspace folder (desktop only); you see its output."""
 
     kind: Literal["shell"] = "shell"
-    command: str
+    command: str = Field(max_length=MAX_TEXT)
 
 
 Action = Annotated[Union[Click, Type, Fill, Press, Scroll, Select, Back, Wait, Answer, Shell], Field(discriminator="kind")]

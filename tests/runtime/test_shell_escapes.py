@@ -150,3 +150,9 @@ def test_workspace_flood_is_the_agents_failure_not_an_env_error(session):
     outcome = session.evaluate()
     assert (outcome.status, outcome.success, outcome.reward) == ("failure", False, 0.0)
     assert outcome.verdicts == {WORKSPACE_CRITERION: False}
+
+
+def test_an_oversized_answer_is_feedback_not_a_way_to_stall_the_verifier(session):
+    obs = session.step('answer("' + "9" * 30_000 + '")')
+    assert obs.last_action_error and not obs.done and session.answer is None
+    assert session.evaluate().status == "failure"
