@@ -8,6 +8,8 @@ import time
 from prefect import flow
 from prefect.artifacts import create_markdown_artifact
 
+from runtime import confine
+
 from .config import PipelineConfig
 from .workdir import Workdir
 
@@ -25,7 +27,9 @@ def collect(wd: Workdir) -> dict:
 
 
 def markdown(config: PipelineConfig, stages: dict) -> str:
-    lines = ["# gymfactory run", "", f"Output folder: `{config.out}`", "", "| stage | result | seconds |", "|---|---|---|"]
+    lines = ["# gymfactory run", "", f"Output folder: `{config.out}`", "",
+             f"Untrusted code (verifiers, golden code, agent shell): {confine.mode()}", "",
+             "| stage | result | seconds |", "|---|---|---|"]
     for stage, summary in stages.items():
         shown = ", ".join(f"{k}={v}" for k, v in summary.items() if k not in ("seconds", "agents", "reasons", "findings", "difficulty"))
         lines.append(f"| {stage} | {shown} | {summary['seconds']:.1f} |")
@@ -49,7 +53,7 @@ def report_flow(config: PipelineConfig) -> dict:
     """Write report.json and report.md from every finished stage."""
     wd, started = Workdir(config.out), time.monotonic()
     stages = collect(wd)
-    report = {"config": config.model_dump(mode="json"), "stages": stages,
+    report = {"config": config.model_dump(mode="json"), "stages": stages, "confinement": confine.mode(),
               "accepted_tasks": stages.get("dataset", {}).get("rows", stages.get("review", {}).get("kept", 0))}
     (wd.root / "report.json").write_text(json.dumps(report, indent=2, default=str))
     text = markdown(config, stages)

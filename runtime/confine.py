@@ -116,6 +116,13 @@ def _probe() -> str | None:
     return None
 
 
+def mode() -> str:
+    """How untrusted code runs in this process, for reports and dataset cards."""
+    if _probe() is None:
+        return "confined (bubblewrap)"
+    return "UNCONFINED (--unsafe-no-confinement: rewards may be hackable)" if unsafe() else "unavailable"
+
+
 def available() -> bool:
     """Whether confined commands can run on this machine."""
     return _probe() is None
