@@ -13,6 +13,7 @@ from factory.tasks.io import load_tasks, save_tasks
 from factory.tasks.schema import Task
 from runtime.agents import AgentOptions
 from runtime.rollout import AttemptResult, RolloutReport, rollout
+from runtime.session import SCORED
 from runtime.store import TrajectoryStore
 
 from .environment import browser_slot, current, environment
@@ -22,15 +23,20 @@ from .workdir import Workdir
 
 
 @task(name="rollout-batch", cache_policy=NONE)
-def rollout_batch(tasks: list[Task], agent: str, attempts: int, max_steps: int, store_url: str, model: str | None) -> list[AttemptResult]:
-    """Attempts of one agent at a batch of tasks, one browser slot at a time per attempt."""
+def rollout_batch(tasks: list[Task], agent: str, attempts: int, max_steps: int, store_url: str, model: str | None,
+                  run: str) -> list[AttemptResult]:
+    """Attempts of one agent at a batch of tasks, one browser slot at a time per attempt.
+
+    Attempts are stored under `run`: a rerun keeps those already finished and redoes the ones an
+    interruption cut off (closed as interrupted), so no attempt is done twice.
+    """
     store = TrajectoryStore(store_url)
     try:
         out: list[AttemptResult] = []
         for t in tasks:
             with browser_slot():
                 report = rollout([t], agent, attempts, 1, options=AgentOptions(model=model), max_steps=max_steps,
-                                 manager=current(), store=store)
+                                 manager=current(), store=store, run=run)
             out.extend(report.results)
         return out
     finally:
@@ -39,11 +45,12 @@ def rollout_batch(tasks: list[Task], agent: str, attempts: int, max_steps: int, 
 
 def summarize(agent: str, results: list[AttemptResult]) -> dict:
     """Success over scored attempts; env errors counted apart (never failures)."""
-    scored = [r for r in results if r.status != "env_error"]
+    scored = [r for r in results if r.status in SCORED]
     return {"agent": agent, "attempts": len(results), "scored": len(scored), "successes": sum(r.success for r in scored),
             "success_rate": round(sum(r.success for r in scored) / len(scored), 3) if scored else 0.0,
             "mean_reward": round(sum(r.reward for r in scored) / len(scored), 3) if scored else 0.0,
-            "env_errors": len(results) - len(scored)}
+            "env_errors": sum(r.status == "env_error" for r in results),
+            "resumed": sum(r.resumed for r in results)}
 
 
 @flow(name="rollouts", log_prints=True, task_runner=ThreadPoolTaskRunner(max_workers=16))
@@ -67,7 +74,8 @@ def rollouts_flow(config: PipelineConfig, tasks_file: str = "tasks/reviewed.json
             progress = ProgressArtifact(f"{stage}-{agent}-progress", len(mine), f"Tasks attempted by {agent}")
             batches = [mine[i : i + config.batch] for i in range(0, len(mine), config.batch)]
             steps = max(config.max_steps, 60) if agent == "golden" else config.max_steps  # the oracle runs to its end
-            futures = [rollout_batch.submit(b, agent, config.attempts, steps, store_url, model) for b in batches]
+            run = f"{stage}-{agent}-{Workdir.fingerprint([inputs[0], config.attempts, steps, model])}"  # same work -> same run
+            futures = [rollout_batch.submit(b, agent, config.attempts, steps, store_url, model, run) for b in batches]
             results: list[AttemptResult] = []
             for f, b in zip(futures, batches):
                 results.extend(f.result())
@@ -86,7 +94,7 @@ def _difficulty_filter(wd: Workdir, tasks: list[Task], random_results: list[Atte
     """Drop tasks the random (reference) agent solves too often: tasks/final.jsonl."""
     rate: dict[str, list[bool]] = {}
     for r in random_results:
-        if r.status != "env_error":
+        if r.status in SCORED:
             rate.setdefault(r.task_id, []).append(r.success)
     easy = {t for t, s in rate.items() if s and sum(s) / len(s) > easy_above}
     final = [t for t in tasks if t.id not in easy]

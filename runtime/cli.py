@@ -10,6 +10,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from runtime.agents.registry import agent_names
+
 console = Console()
 
 
@@ -18,7 +20,7 @@ def register(root: typer.Typer) -> None:
 
 
 def rollout_command(
-    agent: str = typer.Option(..., "--agent", "-a", help="Agent name: golden, random, openai, anthropic."),
+    agent: str = typer.Option(..., "--agent", "-a", help=f"Agent name: {', '.join(agent_names())}."),
     tasks: Path = typer.Option(..., "--tasks", "-t", help="A task .json, a .jsonl, or a folder of them."),
     attempts: int = typer.Option(1, min=1, help="Attempts per task."),
     concurrency: int = typer.Option(1, min=1, help="Attempts run at once (threads)."),
@@ -29,24 +31,23 @@ def rollout_command(
     max_steps: int = typer.Option(30, min=1, help="Agent replies per attempt."),
     seed: int = typer.Option(0, help="Seed of the random agent (offset by the attempt number)."),
     vision: bool = typer.Option(True, help="Send screenshots to LLM agents."),
+    run: Optional[str] = typer.Option(None, help="Run name in the store; rerun with the same name to resume it "
+                                      "(finished attempts are kept, interrupted ones redone). Default: a new run."),
 ) -> None:
-    """Run an agent on tasks; failures and env errors are results (exit code 0), only usage errors fail."""
-    from runtime.agents import AgentOptions, UnknownAgent, check_agent
+    """Run an agent on tasks; failures are results (exit code 0); exit 1 when every attempt was an env error."""
+    import secrets
+    from datetime import datetime
+
+    from runtime.agents import AgentOptions, check_agent
     from runtime.manager import EnvironmentManager
-    from factory.tasks.io import TaskFileError, load_tasks
-    from runtime.rollout import rollout
+    from factory.tasks.io import load_tasks
+    from runtime.rollout import RolloutInterrupted, rollout
     from runtime.store import TrajectoryStore
 
-    try:
-        check_agent(agent)
-    except UnknownAgent as err:
-        raise typer.BadParameter(str(err), param_hint="--agent") from None
+    check_agent(agent)  # UnknownAgent / TaskFileError below are InputErrors: one line at the CLI root, exit 2
     if form_factor not in (None, "desktop", "mobile"):
         raise typer.BadParameter("use desktop or mobile", param_hint="--form-factor")
-    try:
-        task_list = load_tasks(tasks)
-    except TaskFileError as err:
-        raise typer.BadParameter(str(err), param_hint="--tasks") from None
+    task_list = load_tasks(tasks)
     options = AgentOptions(model=model, seed=seed, vision=vision)
     try:
         from runtime.agents import make_agent
@@ -55,28 +56,47 @@ def rollout_command(
     except ValueError as err:  # e.g. an LLM agent without a model or key
         raise typer.BadParameter(str(err), param_hint="--agent/--model") from None
 
+    run = run or f"{agent}-{datetime.now():%Y%m%d-%H%M%S}-{secrets.token_hex(2)}"
+    trajectories = TrajectoryStore(store) if store else TrajectoryStore()
+    console.print(f"run [bold]{run}[/bold] -> {trajectories.url}")
     total = len(task_list) * attempts
     with Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
         TextColumn("{task.fields[tally]}"), console=console, transient=False,
     ) as progress:
         bar = progress.add_task(f"{agent} on {len(task_list)} tasks", total=total, tally="")
-        tally = {"success": 0, "failure": 0, "env_error": 0}
+        tally = {"success": 0, "failure": 0, "env_error": 0, "interrupted": 0}
 
         def on_result(result, done: int, _total: int) -> None:
             tally[result.status] += 1
             text = f"[green]{tally['success']} ok[/] [red]{tally['failure']} fail[/] [yellow]{tally['env_error']} env_error[/]"
             progress.update(bar, completed=done, tally=text)
 
-        with EnvironmentManager(screenshots=screenshots) as manager:
-            report = rollout(
-                task_list, agent, attempts, concurrency, options=options, max_steps=max_steps, manager=manager,
-                store=TrajectoryStore(store) if store else None, form_factor=form_factor, progress=on_result,
-            )
+        try:
+            with EnvironmentManager(screenshots=screenshots) as manager:
+                report = rollout(
+                    task_list, agent, attempts, concurrency, options=options, max_steps=max_steps, manager=manager,
+                    store=trajectories, form_factor=form_factor, progress=on_result, run=run,
+                )
+        except RolloutInterrupted as stopped:
+            report = stopped.report
+        finally:
+            trajectories.close()
     console.print(summary_table(report))
+    resumed = sum(r.resumed for r in report.results)
+    if resumed:
+        console.print(f"resumed run {run}: {resumed} attempt(s) finished earlier were kept, not redone")
     errors = [r for r in report.results if r.status == "env_error"]
     for r in errors[:5]:
         console.print(f"[yellow]env_error[/] {r.task_id} (attempt {r.attempt_id}): {r.error}")
+    if len(report.results) < total:
+        typer.echo(f"interrupted: {len(report.results)} of {total} attempts finished and kept in {trajectories.url}; "
+                   f"resume with the same command and --run {run}", err=True)
+        raise typer.Exit(130)
+    if report.results and len(errors) == len(report.results):
+        typer.echo(f"error: all {len(errors)} attempts ended in env_error (first: {errors[0].error}); "
+                   "fix the environment or the agent's server and rerun", err=True)
+        raise typer.Exit(1)
 
 
 def summary_table(report) -> Table:

@@ -2,14 +2,16 @@
 
 Evaluation, data collection and RL all call `run_attempt` (one attempt) or `rollout` (many, in
 threads). Infrastructure faults end an attempt as `env_error`; they are counted apart and are
-never a failure of the agent.
+never a failure of the agent. A task that cannot be set up fails only its own attempt. A named
+`run` resumes per attempt: attempts it already finished are kept, not redone; attempts cut off
+by an interruption are closed as `interrupted` and run again.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import ThreadPoolExecutor, as_completed, wait
 from typing import Callable, Iterable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -18,10 +20,11 @@ from factory.tasks.schema import Task
 from runtime.agents import Agent, AgentError, AgentFailed, AgentOptions, make_agent
 from runtime.harness import Harness, HarnessError, ImageSource, Turn
 from runtime.observation import Observation
-from runtime.manager import EnvError, EnvironmentManager, Lease, Outcome, Session, SessionSpec
-from runtime.store import StepRecord, TrajectoryStore
+from runtime.manager import EnvError, EnvironmentManager, Lease, Outcome, Session, SessionSpec, TaskSetupError
+from runtime.session import INTERRUPTED, SCORED, Status
+from runtime.store import AttemptRecord, StepRecord, TrajectoryStore
 
-Status = Literal["success", "failure", "env_error"]
+_STOPPED = "interrupted: the run was stopped before this attempt finished"
 
 
 class AttemptResult(BaseModel):
@@ -38,6 +41,14 @@ class AttemptResult(BaseModel):
     steps: int = Field(default=0, description="Agent replies taken (parse errors included).")
     error: str | None = None
     timings: dict[str, float] = Field(default_factory=dict, description="Seconds spent in reset, agent, env, evaluate, total.")
+    resumed: bool = Field(default=False, description="Finished by an earlier call of the same run and kept, not redone.")
+
+    @classmethod
+    def from_record(cls, record: AttemptRecord, steps: int) -> "AttemptResult":
+        """A finished attempt as read back from the store."""
+        o = record.outcome
+        return cls(task_id=record.task_id, agent=record.agent, attempt_id=record.id, status=o.status, reward=o.reward,
+                   success=o.success, steps=steps, error=o.error, timings=record.timings, resumed=True)
 
 
 class TaskSummary(BaseModel):
@@ -57,6 +68,14 @@ class TaskSummary(BaseModel):
         return self.successes / self.scored if self.scored else 0.0
 
 
+class RolloutInterrupted(KeyboardInterrupt):
+    """Ctrl-C during `rollout`: running attempts were closed as interrupted; `report` has the finished ones."""
+
+    def __init__(self, report: "RolloutReport"):
+        super().__init__(f"rollout interrupted after {len(report.results)} finished attempts")
+        self.report = report
+
+
 class RolloutReport(BaseModel):
     """Every attempt of a rollout, and the per-task and overall numbers."""
 
@@ -65,6 +84,7 @@ class RolloutReport(BaseModel):
     agent: str
     results: tuple[AttemptResult, ...]
     seconds: float
+    run: str | None = Field(default=None, description="The run name the attempts are stored under (resume with it).")
 
     def by_task(self) -> list[TaskSummary]:
         return [_summary(task_id, [r for r in self.results if r.task_id == task_id]) for task_id in dict.fromkeys(r.task_id for r in self.results)]
@@ -74,13 +94,13 @@ class RolloutReport(BaseModel):
 
 
 def _summary(task_id: str, results: list[AttemptResult]) -> TaskSummary:
-    scored = [r for r in results if r.status != "env_error"]
+    scored = [r for r in results if r.status in SCORED]
     return TaskSummary(
         task_id=task_id,
         attempts=len(results),
         scored=len(scored),
         successes=sum(r.success for r in scored),
-        env_errors=len(results) - len(scored),
+        env_errors=sum(r.status == "env_error" for r in results),
         mean_reward=sum(r.reward for r in scored) / len(scored) if scored else 0.0,
     )
 
@@ -94,11 +114,13 @@ def run_attempt(
     *,
     images: ImageSource | None = None,
     info: dict | None = None,
+    stop: threading.Event | None = None,
 ) -> AttemptResult:
     """One attempt of `agent` at `task` in `session`, each step written to `store` as it happens.
 
     The agent is reset for the task; the caller closes it. Screenshots are read from `images`
-    (default: the session's manager's object store) when the agent is a vision agent.
+    (default: the session's manager's object store) when the agent is a vision agent. Once `stop`
+    is set the attempt ends before its next step, as `interrupted`.
     """
     attempt_id = store.start_attempt(task.id, agent.name, agent.model, info=info)
     if images is None and agent.vision:
@@ -114,6 +136,8 @@ def run_attempt(
         obs = session.reset(task)
         timings["reset"] = time.monotonic() - clock
         while steps < max_steps and not obs.done:
+            if stop is not None and stop.is_set():
+                break
             prompt = harness.prompt(obs)
             clock = time.monotonic()
             try:
@@ -135,16 +159,21 @@ def run_attempt(
                 clock = time.monotonic()
                 obs = session.step(turn.action, action_id=f"{attempt_id}-{steps}")
                 timings["env"] += time.monotonic() - clock
-        clock = time.monotonic()
-        outcome = session.evaluate()
-        timings["evaluate"] = time.monotonic() - clock
+        if stop is not None and stop.is_set():
+            outcome = Outcome(status=INTERRUPTED, error=_STOPPED)
+        else:
+            clock = time.monotonic()
+            outcome = session.evaluate()
+            timings["evaluate"] = time.monotonic() - clock
+    except TaskSetupError as err:  # the task is unusable: this attempt fails with the reason, the rollout goes on
+        outcome = Outcome(status="env_error", error=f"task: {err}")
     except EnvError as err:
         outcome = Outcome(status="env_error", error=f"environment: {err}")
     except AgentError as err:
         outcome = Outcome(status="env_error", error=f"agent infrastructure: {err}")
     except HarnessError as err:
         outcome = Outcome(status="env_error", error=f"harness: {err}")
-    if agent_error and outcome.status != "env_error":
+    if agent_error and outcome.status in SCORED:
         outcome = outcome.model_copy(update={"error": agent_error})
     timings["total"] = time.monotonic() - started
     store.finish_attempt(attempt_id, outcome, timings)
@@ -170,56 +199,91 @@ def rollout(
     form_factor: Literal["desktop", "mobile"] | None = None,
     lease_s: float = 900.0,
     progress: Progress | None = None,
+    run: str | None = None,
+    stop: threading.Event | None = None,
 ) -> RolloutReport:
     """`attempts` attempts of agent `agent_name` at each task, `concurrency` at a time (threads).
 
     Each attempt gets its own agent (the random agent's seed is offset by the attempt number) and
     its own session. `progress(result, done, total)` is called as each attempt finishes.
+
+    With a `run` name, attempts are stored under it and a rerun resumes: attempts the run already
+    finished in `store` are kept (in the report, marked `resumed`), its unfinished rows are closed
+    as interrupted and those attempts run again. Setting `stop`, or Ctrl-C, ends running attempts
+    as interrupted at their next step and raises RolloutInterrupted with the finished ones.
     """
     options = options or AgentOptions()
     make_agent(agent_name, options).close()  # fail fast on a bad name or missing model, before any env work
     tasks = [t.model_copy(update={"form_factor": form_factor}) if form_factor else t for t in tasks]
-    jobs = [(task, k) for task in tasks for k in range(attempts)]
     own_manager, own_store = manager is None, store is None
-    manager = manager or EnvironmentManager()
     store = store or TrajectoryStore()
-    lock, done, results = threading.Lock(), 0, []
+    stop = stop or threading.Event()
+    kept: list[AttemptResult] = []
+    if run is not None:
+        finished = store.resume(run, agent_name, {t.id for t in tasks})
+        kept = [AttemptResult.from_record(r, store.step_count(r.id)) for r in finished.values()]
+    else:
+        finished = {}
+    jobs = [(task, k) for task in tasks for k in range(attempts) if (task.id, k) not in finished]
+    manager = manager or EnvironmentManager()
+    lock, results = threading.Lock(), list(kept)
+    total = len(jobs) + len(kept)
     started = time.monotonic()
 
-    def attempt(task: Task, k: int) -> AttemptResult:
+    def attempt(task: Task, k: int) -> AttemptResult | None:
+        if stop.is_set():
+            return None  # stopped before this attempt began: nothing to record, a rerun runs it
+        info = {"attempt": k} if run is None else {"attempt": k, "run": run}
         agent = make_agent(agent_name, options.model_copy(update={"seed": options.seed + k}))
         try:
             session = manager.request(SessionSpec.for_task(task, screenshots=agent.vision), Lease(seconds=lease_s))
             try:
-                return run_attempt(session, task, agent, store, max_steps, info={"attempt": k})
+                return run_attempt(session, task, agent, store, max_steps, info=info, stop=stop)
             finally:
                 session.close()
         except EnvError as err:  # the session could not even be requested or closed
-            attempt_id = store.start_attempt(task.id, agent.name, agent.model, info={"attempt": k})
+            attempt_id = store.start_attempt(task.id, agent.name, agent.model, info=info)
             outcome = Outcome(status="env_error", error=f"environment: {err}")
             store.finish_attempt(attempt_id, outcome, {})
             return AttemptResult(task_id=task.id, agent=agent.name, attempt_id=attempt_id, status="env_error", error=outcome.error)
         finally:
             agent.close()
 
+    def report() -> RolloutReport:
+        order = {t.id: i for i, t in enumerate(tasks)}
+        done = sorted((r for r in results if r.status != INTERRUPTED), key=lambda r: (order.get(r.task_id, 0), r.attempt_id))
+        return RolloutReport(agent=agent_name, results=tuple(done), seconds=time.monotonic() - started, run=run)
+
+    pool = ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="rollout")
+    futures = [pool.submit(attempt, task, k) for task, k in jobs]
     try:
-        with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="rollout") as pool:
-            futures = [pool.submit(attempt, task, k) for task, k in jobs]
-            for future in as_completed(futures):
-                result = future.result()
-                with lock:
-                    results.append(result)
-                    done += 1
-                if progress is not None:
-                    progress(result, done, len(jobs))
+        for future in as_completed(futures):
+            result = future.result()
+            if result is None:
+                continue
+            with lock:
+                results.append(result)
+                done = len(results)
+            if progress is not None:
+                progress(result, done, total)
+    except BaseException as err:
+        stop.set()  # running attempts end as interrupted at their next step; queued ones never start
+        pool.shutdown(wait=False, cancel_futures=True)
+        wait([f for f in futures if not f.cancelled()])  # futures cancelled by shutdown never count as done
+        if not isinstance(err, KeyboardInterrupt):
+            raise
+        results[:] = kept + [f.result() for f in futures if not f.cancelled() and f.exception() is None and f.result() is not None]
+        raise RolloutInterrupted(report()) from None
     finally:
+        pool.shutdown(wait=not stop.is_set())  # a second Ctrl-C while waiting does not wait again
         if own_manager:
             manager.close()
         if own_store:
             store.close()
-    order = {t.id: i for i, t in enumerate(tasks)}
-    results.sort(key=lambda r: (order.get(r.task_id, 0), r.attempt_id))
-    return RolloutReport(agent=agent_name, results=tuple(results), seconds=time.monotonic() - started)
+    final = report()
+    if stop.is_set() and len(final.results) < total:
+        raise RolloutInterrupted(final)
+    return final
 
 
 def recorded_turns(store: TrajectoryStore, attempt_id: int) -> list[Turn]:

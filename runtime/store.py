@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field as PField, NaiveDatetime
-from sqlalchemy import JSON, Column, event
-from sqlmodel import Field, Session, SQLModel, create_engine, select
+from sqlalchemy import JSON, Column, event, exc, func
+from sqlmodel import Field, Session, SQLModel, col, create_engine, select
 
+from gymfactory.errors import InputError
 from mocked_apps.registry import home
-from runtime.session import Outcome
+from runtime.session import INTERRUPTED, Outcome
 
 
 class AttemptRow(SQLModel, table=True):
@@ -83,6 +85,10 @@ class AttemptRecord(BaseModel):
     timings: dict[str, float]
 
 
+class StoreCorrupt(InputError):
+    """The trajectory store's SQLite file is not a readable database; the message names the file and the way out."""
+
+
 def default_url() -> str:
     """`$GYMFACTORY_HOME/trajectories.db` as a SQLite URL."""
     return f"sqlite:///{home() / 'trajectories.db'}"
@@ -103,12 +109,24 @@ class TrajectoryStore:
             url = f"sqlite:///{Path(url).resolve()}"
         self.url = url
         if url.startswith("sqlite:///"):
-            Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+            path = Path(url.removeprefix("sqlite:///"))
+            path.parent.mkdir(parents=True, exist_ok=True)
             self.engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
             event.listen(self.engine, "connect", _sqlite_pragmas)
+            try:
+                SQLModel.metadata.create_all(self.engine, tables=list(self.TABLES))
+                with self.engine.connect() as conn:  # reads every page of the tables: a truncated file fails here
+                    conn.exec_driver_sql("SELECT count(*) FROM gym_attempt").one()
+                    conn.exec_driver_sql("SELECT count(*) FROM gym_step").one()
+            except exc.DatabaseError as err:
+                self.engine.dispose()
+                if isinstance(err.orig, sqlite3.DatabaseError) and not isinstance(err.orig, sqlite3.OperationalError):
+                    raise StoreCorrupt(f"{path} is not a readable trajectory store ({err.orig}); move or delete it "
+                                       "(its attempts are lost), or pass --store with another file") from None
+                raise
         else:
             self.engine = create_engine(url, pool_pre_ping=True)
-        SQLModel.metadata.create_all(self.engine, tables=list(self.TABLES))
+            SQLModel.metadata.create_all(self.engine, tables=list(self.TABLES))
 
     def start_attempt(self, task_id: str, agent: str, model: str | None = None, info: dict | None = None) -> int:
         """A new attempt row; returns its id."""
@@ -133,6 +151,30 @@ class TrajectoryStore:
             row.verdicts, row.error, row.timings = dict(outcome.verdicts), outcome.error, dict(timings or {})
             db.add(row)
             db.commit()
+
+    def resume(self, run: str, agent: str, task_ids: set[str]) -> dict[tuple[str, int], AttemptRecord]:
+        """Attempts of `run` by `agent` on these tasks that finished, by (task id, attempt index).
+
+        Rows of that run left unfinished (the process stopped or was killed mid-attempt) are closed
+        as `interrupted` here, so a rerun redoes exactly those attempts and orphans none. Call it
+        only for tasks that no other live rollout of the run is attempting.
+        """
+        with Session(self.engine) as db:
+            query = select(AttemptRow).where(AttemptRow.agent == agent, AttemptRow.info["run"].as_string() == run)
+            rows = [r for r in db.exec(query.order_by(AttemptRow.id)).all() if r.task_id in task_ids]
+            finished: dict[tuple[str, int], AttemptRecord] = {}
+            for row in rows:
+                if row.status is None:
+                    row.status, row.finished_at, row.error = INTERRUPTED, _now(), "interrupted: the run stopped before this attempt finished"
+                    db.add(row)
+                elif row.status != INTERRUPTED:
+                    finished.setdefault((row.task_id, int((row.info or {}).get("attempt", 0))), _record(row))
+            db.commit()
+            return finished
+
+    def step_count(self, attempt_id: int) -> int:
+        with Session(self.engine) as db:
+            return db.exec(select(func.count(col(StepRow.id))).where(StepRow.attempt_id == attempt_id)).one()
 
     def attempts(
         self, task_id: str | None = None, agent: str | None = None, status: str | None = None, limit: int | None = None

@@ -138,7 +138,8 @@ def test_a_dead_model_server_is_an_env_error_not_a_failure(tmp_path):
     with ScriptedLLM([Reply(status=503, text="overloaded")] * 3) as llm:  # the SDK's first try and two retries
         env = {"OPENAI_BASE_URL": llm.openai_base_url, "OPENAI_API_KEY": "k"}
         result, store = _rollout(tmp_path, "--agent", "openai", "--model", "m", "--tasks", str(TASKS / "notes-pin-book-club.json"), env=env)
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # every attempt an env_error: the run failed, and says so in one line
+    assert "all 1 attempts ended in env_error" in result.output
     [attempt] = store.attempts()
     assert attempt.outcome.status == "env_error" and "overloaded" in attempt.outcome.error
     assert "agent infrastructure" in attempt.outcome.error

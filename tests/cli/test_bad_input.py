@@ -1,0 +1,142 @@
+"""Bad input through the real CLI: one line naming the input and the way out, a non-zero exit code, no traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from factory.providers import get_provider, provider_names
+from factory.providers.scripted import ScriptedProvider
+from factory.tasks.io import TaskFileError, load_tasks
+from flows.workdir import MarkerCorrupt, Workdir
+from gymfactory.cli import build
+from mocked_apps.registry import SHIPPED, register
+from runtime.manager import Outcome
+from runtime.store import StoreCorrupt, TrajectoryStore
+
+TASK = Path(__file__).resolve().parents[1] / "fixtures" / "tasks" / "notes-create-rent.json"
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "home"
+    monkeypatch.setenv("GYMFACTORY_HOME", str(folder))
+    return folder
+
+
+def cli(*args: str):
+    result = CliRunner().invoke(build(), list(args), env={"COLUMNS": "300"})
+    assert "Traceback" not in result.output, result.output
+    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+def error_line(result) -> str:
+    """The one `error: ...` line, asserted to be the only one."""
+    lines = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert len(lines) == 1, result.output
+    return lines[0]
+
+
+def test_an_unknown_app_suggests_the_near_name(home):
+    result = cli("apps", "serve", "gmail")
+    assert result.exit_code == 2
+    assert error_line(result) == "error: unknown app 'gmail'; did you mean mail?"
+
+
+@pytest.mark.parametrize("command", [["tasks", "synthesize", "--n", "1"], ["worlds", "build"]])
+def test_an_unknown_provider_is_refused_before_anything_starts(home, tmp_path, command):
+    out = tmp_path / "out"
+    result = cli(*command, "--provider", "gpt", "--out", str(out / "x.jsonl" if command[0] == "tasks" else out))
+    assert result.exit_code == 2
+    assert error_line(result) == "error: unknown provider 'gpt'; known: anthropic, openai, template"
+    assert not out.exists()  # nothing was written: the check ran first
+    near = cli(*command, "--provider", "antropic", "--out", str(out / "x.jsonl" if command[0] == "tasks" else out))
+    assert near.exit_code == 2 and "did you mean anthropic?" in error_line(near)
+
+
+def test_the_test_only_provider_is_not_offered(home, tmp_path):
+    assert "scripted" not in provider_names()
+    result = cli("tasks", "synthesize", "--provider", "scripted", "--n", "1", "--out", str(tmp_path / "x.jsonl"))
+    assert result.exit_code == 2 and "unknown provider 'scripted'" in error_line(result)
+    assert "scripted" not in error_line(result).split(";")[1]  # nor suggested
+    assert isinstance(get_provider("scripted"), ScriptedProvider)  # tests still reach it from Python
+
+
+def test_unknown_family_and_persona_get_did_you_mean(home, tmp_path):
+    result = cli("tasks", "synthesize", "--family", "mail.star_invoice_emial", "--n", "1", "--out", str(tmp_path / "x.jsonl"))
+    assert result.exit_code == 2 and "did you mean mail.star_invoice_email" in error_line(result)
+    result = cli("worlds", "build", "--persona", "nobody-at-all", "--out", str(tmp_path / "w"))
+    assert result.exit_code == 2 and "unknown persona 'nobody-at-all'" in error_line(result)
+
+
+def test_a_task_file_with_a_non_utf8_byte_names_the_file_and_line(home, tmp_path):
+    bad = tmp_path / "tasks.jsonl"
+    good = TASK.read_text().replace("\n", " ")
+    bad.write_bytes(good.encode() + b"\n" + good.replace("Pay rent", "Pay r\xe9nt").encode("latin-1") + b"\n")
+    with pytest.raises(TaskFileError, match=r"tasks.jsonl:2: byte 0xe9 at offset \d+ is not UTF-8"):
+        load_tasks(bad)
+    result = cli("rollout", "--agent", "golden", "--tasks", str(bad), "--store", str(tmp_path / "t.db"))
+    assert result.exit_code == 2
+    assert f"{bad}:2: byte 0xe9" in error_line(result) and "save the file as UTF-8" in error_line(result)
+    assert not (tmp_path / "t.db").exists()  # refused before the store or any app was opened
+
+
+def test_a_corrupt_trajectory_store_is_named_with_the_way_out(home, tmp_path):
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(os.urandom(4096))
+    result = cli("rollout", "--agent", "golden", "--tasks", str(TASK), "--store", str(garbage))
+    assert result.exit_code == 2
+    line = error_line(result)
+    assert f"{garbage} is not a readable trajectory store" in line and "delete it" in line and "--store" in line
+    # a real store cut in half (a disk full, a copy stopped midway)
+    real = tmp_path / "real.db"
+    store = TrajectoryStore(real)
+    for i in range(200):
+        attempt = store.start_attempt(f"task-{i}", "golden", info={"attempt": 0, "pad": "x" * 400})
+        store.finish_attempt(attempt, Outcome(status="success", reward=1.0, success=True))
+    store.close()
+    with open(real, "r+b") as f:
+        f.truncate(real.stat().st_size // 2)
+    with pytest.raises(StoreCorrupt, match="real.db is not a readable trajectory store"):
+        TrajectoryStore(real)
+
+
+def test_a_truncated_stage_marker_is_named_with_fresh_as_the_way_out(home, tmp_path):
+    out = tmp_path / "run"
+    wd = Workdir(out)
+    wd.finish("worlds", ["inputs"], {"worlds": 3}, 1.0)
+    assert wd.done("worlds", ["inputs"]) == {"worlds": 3}
+    assert [p.name for p in (out / "stages").iterdir()] == ["worlds.json"]  # written whole: no partial file left
+    marker = out / "stages" / "worlds.json"
+    marker.write_text(marker.read_text()[:20])
+    with pytest.raises(MarkerCorrupt):
+        wd.done("worlds", ["inputs"])
+    result = cli("run", "--out", str(out), "--tasks", "8")
+    assert result.exit_code == 2
+    line = error_line(result)
+    assert str(marker) in line and "--fresh" in line and "delete that file" in line
+    assert "gymfactory run ->" not in result.output  # refused before the pipeline (and Prefect) started
+
+
+def test_a_corrupt_apps_registry_still_lists_the_shipped_apps_and_names_the_file(home, tmp_path):
+    register("notes", Path(__file__).resolve().parents[1] / "fixtures" / "apps" / "notes")
+    listed = cli("apps", "list")
+    assert listed.exit_code == 0 and "notes" in listed.output
+    (home / "apps.json").write_text('{"notes": "/some/where"')  # truncated
+    result = cli("apps", "list")
+    assert result.exit_code == 0, result.output
+    for name in SHIPPED:
+        assert name in result.output
+    assert f"{home / 'apps.json'} is corrupt" in result.output and "delete it" in result.output
+    serve = cli("apps", "serve", "mail")
+    assert serve.exit_code == 2 and f"{home / 'apps.json'} is corrupt" in error_line(serve)
+    (home / "apps.json").write_text(json.dumps(["not", "a", "mapping"]))
+    assert "is not a JSON object" in cli("apps", "list").output
+    shutil.rmtree(home)
+    assert cli("apps", "list").exit_code == 0
