@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from factory.providers._retry import call_with_retries
+from factory.providers._retry import BadReply, call_with_retries
 from factory.providers.base import ProviderError
 
 from .tools import TOOL_SPECS
@@ -70,7 +70,7 @@ class OpenAIChat:
         reply = call_with_retries(
             self.provider,
             lambda: self._client.chat.completions.create(model=self.model, messages=self.messages, tools=self._tools, max_tokens=self.max_tokens),
-            timeout_error=oa.APITimeoutError, connection_error=oa.APIConnectionError, status_error=oa.APIStatusError,
+            read=lambda r: _shaped(r, "choices"), timeout_error=oa.APITimeoutError, connection_error=oa.APIConnectionError, status_error=oa.APIStatusError,
             retries=self.retries, backoff_s=1.0,
         )
         if not reply.choices:
@@ -121,7 +121,7 @@ class AnthropicChat:
             self.provider,
             lambda: self._client.messages.create(model=self.model, system=self.system, messages=self.messages,
                                                  tools=self._tools, max_tokens=self.max_tokens),
-            timeout_error=an.APITimeoutError, connection_error=an.APIConnectionError, status_error=an.APIStatusError,
+            read=lambda r: _shaped(r, "content"), timeout_error=an.APITimeoutError, connection_error=an.APIConnectionError, status_error=an.APIStatusError,
             retries=self.retries, backoff_s=1.0,
         )
         blocks = [b.model_dump(exclude_none=True) for b in reply.content]
@@ -142,6 +142,13 @@ class AnthropicChat:
 
     def close(self) -> None:
         self._client.close()
+
+
+def _shaped(reply, field: str):
+    """`reply` if its `field` is a list (choices, content blocks); else BadReply, retried like a 5xx."""
+    if not isinstance(getattr(reply, field, None), list):
+        raise BadReply(f"a reply without a list of {field}: {str(reply)[:200]}")
+    return reply
 
 
 class ProviderNotConfigured(RuntimeError):

@@ -6,7 +6,7 @@ import os
 
 import anthropic
 
-from factory.providers._retry import call_with_retries
+from factory.providers._retry import BadReply, call_with_retries
 from factory.providers.base import Messages, Provider, ProviderError, TemplateRef, as_messages
 
 
@@ -41,21 +41,32 @@ class AnthropicProvider(Provider):
         system = "\n\n".join(m.content for m in msgs if m.role == "system")
         turns = [{"role": m.role, "content": m.content} for m in msgs if m.role != "system"]
         extra = {"system": system} if system else {}
-        reply = call_with_retries(
+        text = call_with_retries(
             self.name,
             lambda: self._client.messages.create(
                 model=self.model, messages=turns, max_tokens=self.max_tokens, **extra
             ),
+            read=_text,
             timeout_error=anthropic.APITimeoutError,
             connection_error=anthropic.APIConnectionError,
             status_error=anthropic.APIStatusError,
             retries=self.retries,
             backoff_s=self.backoff_s,
         )
-        text = "".join(block.text for block in reply.content if block.type == "text")
         if not text:
             raise ProviderError(self.name, "empty_reply", f"model {self.model} returned no text")
         return text
 
     def close(self) -> None:
         self._client.close()
+
+
+def _text(reply) -> str:
+    """The reply's text blocks joined; BadReply when it has the wrong shape."""
+    content = getattr(reply, "content", None)
+    if not isinstance(content, list):
+        raise BadReply(f"a message without a list of content blocks: {str(reply)[:200]}")
+    texts = [getattr(block, "text", None) for block in content if getattr(block, "type", None) == "text"]
+    if not all(isinstance(t, str) for t in texts):
+        raise BadReply(f"a text block without text: {str(content)[:200]}")
+    return "".join(texts)

@@ -6,7 +6,7 @@ import os
 
 import openai
 
-from factory.providers._retry import call_with_retries
+from factory.providers._retry import BadReply, call_with_retries
 from factory.providers.base import Messages, Provider, ProviderError, TemplateRef, as_messages
 
 
@@ -39,20 +39,32 @@ class OpenAIProvider(Provider):
 
     def generate(self, messages: Messages, *, template: TemplateRef | None = None) -> str:
         payload = [{"role": m.role, "content": m.content} for m in as_messages(messages)]
-        reply = call_with_retries(
+        text = call_with_retries(
             self.name,
             lambda: self._client.chat.completions.create(
                 model=self.model, messages=payload, max_tokens=self.max_tokens, temperature=self.temperature
             ),
+            read=_text,
             timeout_error=openai.APITimeoutError,
             connection_error=openai.APIConnectionError,
             status_error=openai.APIStatusError,
             retries=self.retries,
             backoff_s=self.backoff_s,
         )
-        if not reply.choices or reply.choices[0].message.content is None:
+        if text is None:
             raise ProviderError(self.name, "empty_reply", f"model {self.model} returned no text")
-        return reply.choices[0].message.content
+        return text
 
     def close(self) -> None:
         self._client.close()
+
+
+def _text(reply) -> str | None:
+    """The first choice's text (None when the model wrote none); BadReply when the reply has the wrong shape."""
+    choices = getattr(reply, "choices", None)
+    if not isinstance(choices, list) or not choices:
+        raise BadReply(f"a chat completion without a list of choices: {str(reply)[:200]}")
+    content = getattr(getattr(choices[0], "message", None), "content", None)
+    if content is not None and not isinstance(content, str):
+        raise BadReply(f"a choice whose message content is not text: {str(choices[0])[:200]}")
+    return content

@@ -16,7 +16,8 @@ test can assert what the prompt contained.
 
 Replies are consumed in order whichever endpoint asks. A reply is a string (the assistant's text),
 a `Reply` (text, tool calls, stop reason, token usage, or an HTTP error status to test retries),
-or a callable `(Request) -> str | Reply` for answers that depend on the prompt. With no reply
+or a callable `(Request) -> str | Reply` for answers that depend on the prompt; `Reply(raw=...)` sends
+a body as it is (non-JSON, truncated, wrong shape). With no reply
 left the server answers HTTP 500 with "script exhausted" (and `exhausted` counts them), so a test
 that runs past its script fails loudly. Streaming is not supported (HTTP 400).
 """
@@ -52,6 +53,7 @@ class Reply:
     input_tokens: int = 10
     output_tokens: int = 5
     status: int = 200
+    raw: str | None = None  # sent as the body as it is (with `status`), e.g. garbage or a truncated JSON, to test bad replies
 
 
 @dataclass(frozen=True)
@@ -236,12 +238,16 @@ def _handler(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
             reply = llm._next(request)
             if reply is None:
                 return self._send(500, _error(api, 500, "script exhausted"), retry=False)
+            if reply.raw is not None:
+                return self._send_raw(reply.status, reply.raw.encode())
             if reply.status != 200:
                 return self._send(reply.status, _error(api, reply.status, reply.text or "scripted error"))
             self._send(200, render(reply, body))
 
         def _send(self, status: int, payload: dict, retry: bool = True) -> None:
-            data = json.dumps(payload).encode()
+            self._send_raw(status, json.dumps(payload).encode(), retry)
+
+        def _send_raw(self, status: int, data: bytes, retry: bool = True) -> None:
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
