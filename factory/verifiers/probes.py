@@ -12,6 +12,11 @@ verifier). Success on any of them rejects the task, with a reason that names the
 | answer | no answer, an empty one, a refusal, or every date of the month / amount / name in the state | `probe_answer_spam` |
 | clock | the dates and times the golden run wrote (and the answer's dates) shifted | `probe_clock` |
 
+A criterion the untouched state already meets ("nothing else changed") must still be false
+somewhere: on a probe, or on one of two scrambled finals (every row deleted; every field of every
+row edited). One that holds on all of them checks nothing: `criterion_vacuous`. A verifier that
+crashes on a scrambled final (a state no app produces) is not held against it.
+
 Changes the apps declare as consequences (`AppManifest.consequences`: timestamps, posted
 transaction lines, balances) are never reverted or shifted alone. Every probe that passes the
 guard runs in ONE sandbox child (one process start for the whole batch), together with the golden
@@ -38,7 +43,7 @@ from factory.verifiers.scoring import Final, VerdictError, score_final
 ProbeKind = Literal["partial", "collateral", "wrong_target", "answer_spam", "clock"]
 ProbeReason = Literal[
     "probe_partial", "probe_collateral", "probe_wrong_target", "probe_answer_spam", "probe_clock",
-    "unverified_golden_change", "nondeterministic_verdicts", "verifier_crash", "verifier_timeout",
+    "unverified_golden_change", "criterion_vacuous", "nondeterministic_verdicts", "verifier_crash", "verifier_timeout",
     "verifier_forbidden", "bad_output",
 ]
 REFUSAL = "I'm sorry, but I can't help with that."
@@ -229,17 +234,20 @@ def _wrong_target(task: Task, golden: Final, changes: list[Change], rules: dict[
 
 
 def _sibling_content(golden: Final, change: Change, row: dict, before: dict[str, dict], named: str) -> Iterator[Probe]:
-    """A new row that carries, in a field the task names, a sibling record's value instead (another note's title)."""
-    for field, value in sorted(row.items()):
-        if not isinstance(value, str) or len(value.strip()) < 3 or value.strip().lower() not in named:
-            continue
-        other = next((r[field] for r in before.values() if isinstance(r.get(field), str) and r[field].strip() != value.strip()
-                      and r[field].strip().lower() not in named), None)
-        if other is None:
-            continue
-        rows = [{**row, field: other} if k == change.key else r for k, r in _rows(golden.state, change.app, change.table).items()]
-        yield _probe("wrong_target", f"new {change.app}.{change.table} row with a sibling's {field} ({other[:40]!r})", golden,
-                     _with_rows(golden, change.app, change.table, rows))
+    """The new row with a sibling record's content in every field the task names (another note's title and body)."""
+    fields = [f for f, v in sorted(row.items()) if isinstance(v, str) and len(v.strip()) >= 3 and v.strip().lower() in named]
+
+    def unlike(value: str, other) -> bool:
+        a, b = value.strip().lower(), other.strip().lower() if isinstance(other, str) else ""
+        return bool(b) and a not in b and b not in a and b not in named
+
+    sibling = next((r for r in before.values() if fields and all(unlike(row[f], r.get(f)) for f in fields)), None)
+    if sibling is None:
+        return
+    moved = {**row, **{f: sibling[f] for f in fields}}
+    rows = [moved if k == change.key else r for k, r in _rows(golden.state, change.app, change.table).items()]
+    yield _probe("wrong_target", f"new {change.app}.{change.table} row with {change.table}[{row_key(sibling)}]'s {', '.join(fields)}",
+                 golden, _with_rows(golden, change.app, change.table, rows))
 
 
 def _referenced(field: str, tables: dict) -> str | None:
@@ -391,7 +399,8 @@ def check_probes(task: Task, golden: Final, golden_verdicts: dict[str, bool], ti
     started = time.monotonic()
     probes = derive_probes(task, golden)
     to_verify = [p for p in probes if not collateral(task.footprint, p.final.initial_state, p.final.state)]
-    finals = [golden, *(p.final for p in to_verify)]
+    scrambles = _scrambled(golden)
+    finals = [golden, *(p.final for p in to_verify), *scrambles]
     result = run_sandboxed(
         task.verifier + _BATCH, "_gf_verify_many", {"finals": [f.model_dump(mode="json") for f in finals]},
         limits=SandboxLimits(timeout_s=timeout_s * 2), filename="<verifier>",
@@ -406,6 +415,7 @@ def check_probes(task: Task, golden: Final, golden_verdicts: dict[str, bool], ti
     if not isinstance(result.value, list) or len(result.value) != len(finals):
         return report("bad_output", "probes: the batch gave no verdict list")
     control, *answers = result.value
+    answers, scrambled = answers[: len(to_verify)], answers[len(to_verify):]
     if control.get("verdicts") != golden_verdicts:
         return report("nondeterministic_verdicts",
                       f"the golden final gave {golden_verdicts} in one process and {control.get('verdicts') or control.get('error')} in another")
@@ -418,7 +428,20 @@ def check_probes(task: Task, golden: Final, golden_verdicts: dict[str, bool], ti
             return report("bad_output", f"on the probe '{probe.name}': {err}")
         if scored.success:
             return report(_reason(probe, answer["verdicts"], golden_verdicts), f"succeeds on the probe '{probe.name}': verdicts {answer['verdicts']}")
+    seen = [a["verdicts"] for a in answers] + [a["verdicts"] for a in scrambled if isinstance(a.get("verdicts"), dict)]
+    if len(seen) > len(answers):  # at least one scrambled final was judged
+        always = [c for c in task.footprint.met_at_start if all(v.get(c) is True for v in seen)]
+        if always:
+            return report("criterion_vacuous", f"criteria {always} hold on the untouched state, every probe and a scrambled state: they check nothing")
     return report()
+
+
+def _scrambled(golden: Final) -> list[Final]:
+    """Two finals no criterion about the state can call untouched: every row deleted, every field edited."""
+    emptied = {app: {table: [] for table in tables} for app, tables in golden.state.items()}
+    edited = {app: {table: [{f: v if f == "id" else _edited(v) for f, v in row.items()} for row in rows]
+                    for table, rows in tables.items()} for app, tables in golden.state.items()}
+    return [golden.model_copy(update={"state": emptied}), golden.model_copy(update={"state": edited})]
 
 
 def _reason(probe: Probe, verdicts: dict[str, bool], golden_verdicts: dict[str, bool]) -> ProbeReason:

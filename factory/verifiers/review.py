@@ -5,6 +5,9 @@ instruction; the instruction reads like a sentence; every criterion is described
 reads data (`final.state`, `.answer` or `.files`) and the verifier/golden code imports nothing
 forbidden; golden code defines `solve(env)`. With an LLM provider, three votes on clarity, feasibility and reward-hacking risk
 follow, and the majority decides. The template provider has no judgement, so rules alone decide.
+Review fails closed: a task needs a strict majority of the three votes asked for, so a vote that
+could not be had (provider error, a reply that never matched the schema) counts against it, and
+with no valid vote at all the task is dropped.
 """
 
 from __future__ import annotations
@@ -68,7 +71,7 @@ def review(task: Task, provider: Provider | None = None) -> ReviewResult:
             votes.append(provider.structured(_vote_prompt(task, index), Vote))
         except ProviderError as exc:
             return ReviewResult(accepted=False, reasons=(f"review_error: {exc}",), votes=tuple(votes), method="llm", error=str(exc))
-    accepted = sum(v.accepts for v in votes) * 2 > len(votes)
+    accepted = sum(v.accepts for v in votes) * 2 > _VOTES  # a majority of the votes asked for, not of those given
     reasons = tuple(f"vote {i + 1} {'accepts' if v.accepts else 'rejects'}: {v.reason}" for i, v in enumerate(votes))
     return ReviewResult(accepted=accepted, reasons=reasons, votes=tuple(votes), method="llm")
 

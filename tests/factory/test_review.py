@@ -103,6 +103,13 @@ def test_provider_failure_is_recorded_not_raised():
     assert not result.accepted and result.error and "timeout" in result.error
 
 
+def test_votes_that_never_match_the_schema_drop_the_task():
+    """Fail closed: garbage instead of votes is no majority, so the task is dropped, not waved through."""
+    provider = ScriptedProvider(["not json at all"] * 12)
+    result = review(_task(), provider)
+    assert not result.accepted and result.votes == () and "invalid_output" in (result.error or "")
+
+
 def test_rules_run_before_votes():
     provider = ScriptedProvider([])
     result = review(_task(**ANSWER_TASK | {"instruction": "Answer: milk, eggs, bread."}), provider)
