@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from factory.tasks.schema import Task
+from factory.tasks.schema import Criterion, Task
 
 if TYPE_CHECKING:
     from factory.verifiers.validate import ValidationConfig
@@ -54,11 +54,18 @@ def plant_defects(task: Task) -> list[Plant]:
         "random": (f"import random\nreturn {{k: random.random() < 0.5 for k in {ids!r}}}", "nondeterministic_verdicts"),
         "not_bools": ("return {k: int(v) for k, v in _gf_original_verify(final).items()}", "bad_output"),
         "missing_criterion": (f"v = _gf_original_verify(final)\nv.pop({ids[0]!r}, None)\nreturn v", "bad_output"),
+        # issue 12: a verifier that accepts any answer text (caught by the answer probes of every task)
+        "accepts_any_answer": (f"if final.answer:\n    return {{k: True for k in {ids!r}}}\nreturn _gf_original_verify(final)",
+                               "probe_answer_spam"),
     }
     plants = [
         Plant(name=name, task=_variant(task, name, verifier=_wrapped(task, body)), expected=expected)
         for name, (body, expected) in variants.items()
     ]
+    checked = Criterion(id="gf_checked", description="Always true: a planted criterion that checks nothing.")
+    plants.append(Plant(name="extra_always_true", expected="criterion_vacuous", task=_variant(
+        task, "extra_always_true", verifier=_wrapped(task, "v = _gf_original_verify(final)\nv['gf_checked'] = True\nreturn v"),
+        criteria=(*task.criteria, checked))))
     plants.append(Plant(name="golden_does_nothing", task=_variant(task, "golden_does_nothing", golden="def solve(env):\n    pass\n"),
                         expected="golden_fails"))
     if task.form_factor == "desktop":
@@ -70,7 +77,7 @@ def plant_defects(task: Task) -> list[Plant]:
     return plants
 
 
-def _variant(task: Task, name: str, **changes: str) -> Task:
+def _variant(task: Task, name: str, **changes) -> Task:
     return task.model_copy(update={"id": f"{task.id}~{name}", **changes})
 
 
