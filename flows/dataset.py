@@ -1,101 +1,90 @@
 """Flow: export the final tasks as a dataset folder in the Hugging Face Hub layout.
 
-`data/train-<fingerprint>-00000-of-00001.parquet` plus a README dataset card whose YAML `configs` points at it,
-so `datasets.load_dataset(folder)` loads it offline, and `push_to_hub` can publish it as is.
+`data/<split>-<fingerprint>-00000-of-00001.parquet` (nested columns: `flows.dataset_columns`) plus a README
+dataset card (`flows.dataset_card`) whose YAML `configs` points at them, so `datasets.load_dataset(folder)`
+loads it offline, and `gymfactory publish` uploads it as is.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import time
-from collections import Counter
 from pathlib import Path
 
-import pyarrow as pa
+from importlib import metadata
+
 import pyarrow.parquet as pq
 from prefect import flow
+from pydantic import BaseModel, ConfigDict, Field
 
+from factory.app_versions import app_version
 from factory.tasks.io import load_tasks
 from factory.tasks.schema import Task
+from runtime import confine
 
 from .artifacts import link
 from .config import PipelineConfig
+from .dataset_card import CardFacts, render
+from .dataset_columns import SplitOptions, heldout_groups, split_of, table as columns
+from .run_evidence import DemoStep, RunEvidence, gather
 from .workdir import Workdir
 
-_CARD = """---
-license: cc-by-4.0
-task_categories:
-- other
-tags:
-- gui-agents
-- computer-use
-- synthetic
-pretty_name: gymfactory tasks
-configs:
-- config_name: default
-  data_files:
-  - split: train
-    path: data/train-{fingerprint}-*.parquet
----
+class ExportOptions(BaseModel):
+    """How a run's tasks become a dataset folder; `gymfactory publish` and the export flow read the same model."""
 
-# gymfactory tasks
+    model_config = ConfigDict(frozen=True)
 
-{n} verified tasks for GUI agents over the mocked apps {apps}, made by gymfactory.
-Every task was validated by execution: its verifier fails on the initial state, passes after
-the golden code runs, fails again after a reset, and repeats its verdicts.
-
-| family | tasks | apps | cross-app |
-|---|---|---|---|
-{rows}
-
-Columns: `id`, `apps`, `form_factor`, `world`, `clock`, `instruction`, `criteria` (JSON),
-`answer_context` (JSON, hidden from agents), `seed` (JSON: per-app seed records), `files` (JSON),
-`verifier` and `golden` (Python source), `family`, `difficulty`, `provenance`, `cross_app`,
-`demonstration` (the golden run's actions in the agent's action language), `task` (the whole task JSON).
-"""
+    split: SplitOptions = Field(default_factory=SplitOptions, description="Held-out apps or families.")
+    source: str | None = Field(default=None, description="What the card's code loads: a Hub repo id; default the folder.")
+    license: str = Field(default="cc-by-4.0", description="Licence of the data, written in the card.")
+    reproduce: str = Field(default="", description="The command that made the run, for the card.")
 
 
-def rows(tasks: list[Task], demos: dict[str, list[str]]) -> pa.Table:
-    return pa.table({
-        "id": [t.id for t in tasks],
-        "apps": [list(t.apps) for t in tasks],
-        "form_factor": [t.form_factor for t in tasks],
-        "world": [t.world or "" for t in tasks],
-        "clock": [t.clock or "" for t in tasks],
-        "instruction": [t.instruction for t in tasks],
-        "criteria": [json.dumps([c.model_dump() for c in t.criteria]) for t in tasks],
-        "answer_context": [json.dumps(t.answer_context, default=str) for t in tasks],
-        "seed": [json.dumps(t.seed, default=str) for t in tasks],
-        "files": [json.dumps(t.files) for t in tasks],
-        "verifier": [t.verifier for t in tasks],
-        "golden": [t.golden for t in tasks],
-        "family": [t.meta.family for t in tasks],
-        "difficulty": [t.meta.difficulty for t in tasks],
-        "provenance": [t.meta.provenance for t in tasks],
-        "cross_app": [t.meta.cross_app for t in tasks],
-        "demonstration": [demos.get(t.id, []) for t in tasks],
-        "task": [t.model_dump_json() for t in tasks],
-    })
+def export(tasks: list[Task], folder: Path, demos: dict[str, list[str]] | None = None, evidence: RunEvidence | None = None,
+           options: ExportOptions | None = None) -> Path:
+    """Write `folder/data/<split>-<fingerprint>-*.parquet` and `folder/README.md`; returns the folder.
 
-
-def export(tasks: list[Task], folder: Path, demos: dict[str, list[str]] | None = None) -> Path:
-    """Write `folder/data/*.parquet` and `folder/README.md`; returns the folder.
-
-    The data file name carries a fingerprint of the content: `datasets` caches a local folder by
-    its name and file patterns, so two exports both called `dataset` would otherwise share a cache.
+    `demos` (task id -> actions) fills demonstrations when there is no `evidence` of the run. The data
+    file name carries a fingerprint of the content: `datasets` caches a local folder by its name and
+    file patterns, so two exports both called `dataset` would otherwise share a cache. Same tasks and
+    evidence give the same bytes, so publishing them again makes no new commit.
     """
+    options = options or ExportOptions()
+    if evidence is None:
+        evidence = RunEvidence(demonstrations={k: [DemoStep(action=a) for a in v] for k, v in (demos or {}).items()})
     (folder / "data").mkdir(parents=True, exist_ok=True)
     for old in (folder / "data").glob("*.parquet"):
         old.unlink()
-    fingerprint = hashlib.sha256("".join(t.model_dump_json() for t in tasks).encode()).hexdigest()[:12]
-    pq.write_table(rows(tasks, demos or {}), folder / "data" / f"train-{fingerprint}-00000-of-00001.parquet")
-    families = Counter(t.meta.family for t in tasks)
-    meta = {t.meta.family: t for t in tasks}
-    table = "\n".join(f"| {f} | {n} | {', '.join(meta[f].apps)} | {'yes' if meta[f].meta.cross_app else 'no'} |" for f, n in sorted(families.items()))
-    apps = ", ".join(sorted({a for t in tasks for a in t.apps}))
-    (folder / "README.md").write_text(_CARD.format(n=len(tasks), apps=apps or "-", rows=table, fingerprint=fingerprint))
+    versions = {a: app_version(a) for a in sorted({a for t in tasks for a in t.apps})}
+    gf_version = _gymfactory_version()
+    fingerprint = hashlib.sha256(("".join(t.model_dump_json() for t in tasks) + evidence.model_dump_json()
+                                  + gf_version + "".join(v.digest for v in versions.values())).encode()).hexdigest()[:12]
+    heldout = heldout_groups(tasks, options.split)
+    parts = {"train": [t for t in tasks if split_of(t, options.split.by, heldout) == "train"]}
+    if options.split.by != "none":
+        parts["heldout"] = [t for t in tasks if split_of(t, options.split.by, heldout) == "heldout"]
+    # one table over every task, then split by rows: every split has the same (inferred) nested schema
+    whole = columns(tasks, evidence, {a: (v.version, v.digest) for a, v in versions.items()}, gf_version)
+    index = {t.id: i for i, t in enumerate(tasks)}
+    for name, part in parts.items():
+        if part or name == "train":
+            pq.write_table(whole.take([index[t.id] for t in part]), folder / "data" / f"{name}-{fingerprint}-00000-of-00001.parquet")
+    facts = CardFacts(source=options.source or str(folder.resolve()), fingerprint=fingerprint,
+                      splits={n: len(p) for n, p in parts.items()}, split_by=options.split.by, heldout=heldout,
+                      license=options.license, gymfactory_version=gf_version,
+                      app_versions={a: f"{v.version} ({v.digest[:10]})" for a, v in versions.items()},
+                      reproduce=options.reproduce, unconfined=confine.unsafe())
+    if not parts["train"]:
+        facts = facts.model_copy(update={"splits": {**facts.splits, "train": 0}})
+    (folder / "README.md").write_text(render(tasks, evidence, facts))
     return folder
+
+
+def _gymfactory_version() -> str:
+    try:
+        return metadata.version("gymfactory")
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 @flow(name="export-dataset", log_prints=True)
@@ -109,12 +98,7 @@ def dataset_flow(config: PipelineConfig) -> dict:
     if (done := wd.done("dataset", inputs)) is not None:
         return done
     tasks = load_tasks(source) if source.stat().st_size else []
-    demos_file = wd.path("tasks", "demonstrations.jsonl")
-    demos = {}
-    if demos_file.is_file():
-        for line in demos_file.read_text().splitlines():
-            d = json.loads(line)
-            demos[d["task_id"]] = d["actions"]
-    folder = export(tasks, wd.path("dataset", "x").parent, demos)
+    folder = export(tasks, wd.path("dataset", "x").parent, evidence=gather(wd.root),
+                    options=ExportOptions(reproduce=f"gymfactory run --tasks {config.tasks} --seed {config.seed} --provider {config.provider}"))
     link("dataset-folder", folder, "Dataset folder (Hub layout): load with datasets.load_dataset(path)")
     return wd.finish("dataset", inputs, {"rows": len(tasks), "path": str(folder)}, time.monotonic() - started)

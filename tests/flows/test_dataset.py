@@ -17,5 +17,5 @@ def test_two_exports_named_dataset_each_load_their_own_rows(tmp_path):
     a = datasets.load_dataset(str(tmp_path / "a" / "dataset"), split="train")
     b = datasets.load_dataset(str(tmp_path / "b" / "dataset"), split="train")
     assert (len(a), len(b)) == (2, 5)
-    assert a[0]["demonstration"] == ["click(3)"] and json.loads(a[0]["task"])["id"] == tasks[0].id
+    assert a[0]["demonstration"] == [{"action": "click(3)", "url": "", "axtree": ""}] and json.loads(a[0]["task"])["id"] == tasks[0].id
     assert "configs:" in (tmp_path / "b" / "dataset" / "README.md").read_text()

@@ -1,0 +1,159 @@
+"""The dataset card (README.md): what the rows are, how they were checked, and how to run and score one.
+
+Its "How to run a row" block is real code: a test extracts it from an exported card and runs it,
+so the card cannot drift from the API it shows.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from factory.tasks.schema import Task
+from runtime.actions import action_space_doc
+from runtime.session import SCORED
+
+from .run_evidence import RunEvidence
+
+RUN_BLOCK = '''```python
+import datasets
+from factory.tasks.schema import Task
+from runtime.gym_env import GymEnv
+from runtime.manager import EnvironmentManager
+
+rows = datasets.load_dataset("{source}", split="{split}")
+row = next(r for r in rows if r["demonstration"])      # a row with its golden demonstration
+task = Task.model_validate_json(row["task"])            # apps, seed, instruction, criteria, verifier
+with EnvironmentManager() as manager:                   # local app servers, Chromium, confined verifier
+    env = GymEnv(task, manager, max_steps=60)
+    obs, info = env.reset()                              # fresh app instances from the row's seed
+    print(task.instruction, "|", obs["url"])
+    done = False
+    for step in row["demonstration"]:                    # replay the golden run (or let your agent act)
+        obs, reward, terminated, truncated, info = env.step(step["action"])
+        done = terminated or truncated
+        if done:
+            break
+    outcome = info["outcome"] if done else env.unwrapped.session.evaluate().model_dump()
+    print("status", outcome["status"], "reward", outcome["reward"])  # scored by the row's verifier
+    env.close()
+```'''
+
+
+class CardFacts(BaseModel):
+    """What the card states besides the tasks: where it loads from, splits, licence, how it was made."""
+
+    model_config = ConfigDict(frozen=True)
+
+    source: str = Field(description="What `datasets.load_dataset` takes: a Hub repo id or a folder.")
+    fingerprint: str = Field(description="Content fingerprint in the data file names.")
+    splits: dict[str, int] = Field(description="Split -> rows (empty splits have no data file).")
+    split_by: str = Field(default="none", description="'app', 'family' or 'none'.")
+    heldout: tuple[str, ...] = Field(default=(), description="The held-out apps or families.")
+    license: str = Field(default="cc-by-4.0", description="SPDX-style licence id of the data.")
+    gymfactory_version: str
+    app_versions: dict[str, str] = Field(default_factory=dict, description="App -> 'version (digest prefix)'.")
+    reproduce: str = Field(default="", description="The command that made the run, if known.")
+    unconfined: bool = Field(default=False, description="The run ran untrusted code without bubblewrap.")
+
+
+def _table(head: tuple[str, ...], rows: list[tuple]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    return "\n".join(lines + ["| " + " | ".join(str(x) for x in r) + " |" for r in rows])
+
+
+def render(tasks: list[Task], evidence: RunEvidence, facts: CardFacts) -> str:
+    """The whole README.md: YAML header (licence, splits) and the body."""
+    configs = "".join(f"  - split: {s}\n    path: data/{s}-{facts.fingerprint}-*.parquet\n" for s, n in facts.splits.items() if n)
+    header = (f"---\nlicense: {facts.license}\ntask_categories:\n- other\ntags:\n- gui-agents\n- computer-use\n- synthetic\n"
+              f"pretty_name: gymfactory tasks\nconfigs:\n- config_name: default\n  data_files:\n{configs}---\n")
+    split = next((s for s, n in facts.splits.items() if n), "train")
+    by_app = Counter(a for t in tasks for a in t.apps)
+    by_family = Counter((t.meta.family, t.meta.cross_app) for t in tasks)
+    by_diff = Counter(t.meta.difficulty for t in tasks)
+    body = [
+        "# gymfactory tasks", "",
+        f"{len(tasks)} verified tasks for GUI agents over the mocked apps {', '.join(sorted(by_app)) or '-'}, made by "
+        f"gymfactory {facts.gymfactory_version}. Each task is `(apps, seed, instruction, verifier)`: fresh app instances "
+        "are created from the seed, the agent acts in a browser, and the verifier reads the apps' final state.",
+        "",
+        "**Validated by execution:** its verifier fails on the initial state, passes after the golden code runs, fails "
+        "again after a reset, repeats its verdicts, and rejects adversarial finals (partial work, collateral damage, "
+        "wrong target, answer spam).",
+    ]
+    if facts.unconfined:
+        body += ["", "**Warning:** this run executed verifier, golden and shell code WITHOUT confinement "
+                 "(--unsafe-no-confinement); rewards may be hackable."]
+    body += ["", "## Splits", "", _table(("split", "rows"), sorted(facts.splits.items()))]
+    if facts.split_by != "none":
+        body += ["", f"`heldout` holds out whole {facts.split_by}s: {', '.join(facts.heldout) or '-'}; "
+                 f"no task in `train` touches them."]
+    body += ["", "## Counts", "", "By app (a cross-app task counts for each of its apps):", "",
+             _table(("app", "tasks", "version"), [(a, n, facts.app_versions.get(a, "?")) for a, n in sorted(by_app.items())]),
+             "", "By family:", "", _table(("family", "tasks", "cross-app"), [(f, n, "yes" if x else "no") for (f, x), n in sorted(by_family.items())]),
+             "", "By difficulty:", "", _table(("difficulty", "tasks"), sorted(by_diff.items()))]
+    body += ["", "## Validation and reference agents", "", *_validation(tasks, evidence)]
+    body += ["", "## How to run a row", "",
+             "In a checkout of gymfactory (`pip install -e .`, `playwright install chromium`, bubblewrap installed):", "",
+             RUN_BLOCK.format(source=facts.source, split=split)]
+    body += ["", "## Action language", "", "One action per step, as text (the `demonstration` column uses the same):", "",
+             action_space_doc("desktop"), "", "`shell` exists on desktop tasks only (the workspace folder)."]
+    body += ["", "## Reward", "",
+             "The verifier returns `{criterion_id: bool}`. `reward = sum(w_j * b_j) / sum(w_j)` over the row's "
+             "`criteria` (weights `weight`); `success = product of b_j over required criteria`. An attempt that changes "
+             "app state outside the golden run's footprint fails the required system criterion `no_collateral_changes` "
+             "(reward 0). Attempts that end in `env_error` (infrastructure) are never scored."]
+    body += ["", "## Columns", "", _COLUMNS, "", "## Licence", "", f"Data: {facts.license}. The tasks are synthetic: "
+             "people, companies and amounts are invented.", "", "## Reproduce", "",
+             f"`{facts.reproduce or 'gymfactory run --out RUN'}`, then `gymfactory publish RUN --repo ORG/NAME`. "
+             "The same seed, apps (versions above) and gymfactory version give the same tasks."]
+    return header + "\n" + "\n".join(body) + "\n"
+
+
+def _validation(tasks: list[Task], evidence: RunEvidence) -> list[str]:
+    results = list(evidence.validation.values())
+    ids = {t.id for t in tasks}
+    lines = []
+    if results:
+        reasons = Counter(r.reason for r in results if not r.accepted)
+        probes = [r.probes for r in results if r.task_id in ids]
+        lines += [f"Validated {len(results)} synthesized tasks, accepted {sum(r.accepted for r in results)}; "
+                  f"the {len(tasks)} here failed {sum(probes)} adversarial probes in all "
+                  f"({sum(probes) / max(1, len(probes)):.1f} per task) while their golden runs passed.", ""]
+        if reasons:
+            lines += [_table(("rejected because", "tasks"), reasons.most_common()), ""]
+    else:
+        lines += ["No validation record came with these tasks.", ""]
+    rows = []
+    for agent, rs in sorted(evidence.attempts.items()):
+        scored = [r for r in rs if r.status in SCORED]
+        rows.append((agent, len(rs), f"{sum(r.success for r in scored) / max(1, len(scored)):.2f}",
+                     f"{sum(r.reward for r in scored) / max(1, len(scored)):.2f}", sum(r.status == "env_error" for r in rs)))
+    if rows:
+        lines += [_table(("agent", "attempts", "success rate", "mean reward", "env errors"), rows), "",
+                  f"Tasks the random agent solved too often were dropped ({len(evidence.too_easy)})."]
+    observed = sum(1 for t in tasks if any(s.axtree for s in evidence.demonstrations.get(t.id, [])))
+    lines += ["", f"Demonstrations: {sum(1 for t in tasks if evidence.demonstrations.get(t.id))} tasks; {observed} with the "
+              "accessibility text of every step (from golden rollouts), the others actions only. No screenshots."]
+    return lines
+
+
+_COLUMNS = """| column | type | meaning |
+|---|---|---|
+| `id` | string | stable task id |
+| `apps` | list of string | apps the environment opens |
+| `form_factor` | string | `desktop` (1280x800, GUI + shell) or `mobile` |
+| `world`, `clock` | string | world id; ISO-8601 "now" of every app instance |
+| `instruction` | string | what the agent is told |
+| `criteria` | list of {id, description, weight, required} | what the verifier checks |
+| `answer_context` | struct (keys vary by family, null where absent) | hidden ground truth; never show it to the agent |
+| `seed` | struct app -> struct table -> list of row structs | initial records of each app (null: app default) |
+| `files` | list of {path, text} | workspace files |
+| `verifier`, `golden` | string | Python source of `verify(final)` and `solve(env)` |
+| `family`, `difficulty`, `provenance`, `cross_app` | string, string, string, bool | kind and origin |
+| `demonstration` | list of {action, url, axtree} | the golden run: each action and the observation it was taken on (empty text when not recorded) |
+| `outcomes` | struct | validation (accepted, probes failed, seconds), golden reward/success, too_easy, per-agent results |
+| `gymfactory_version` | string | version that made the row |
+| `app_versions` | list of {app, version, digest} | the apps' manifest versions and source digests |
+| `task` | string | the whole task as JSON: `Task.model_validate_json(row["task"])` |"""

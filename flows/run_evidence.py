@@ -1,0 +1,99 @@
+"""What a pipeline run recorded about its tasks, read back for the dataset: verdicts, attempts, demonstrations.
+
+The dataset states per task how it was validated and how the reference agents did, and ships the
+golden run's actions with the observations they refer to; all of it comes from the run folder
+(`tasks/validation.jsonl`, `rollouts/<agent>.jsonl`, `rollouts/trajectories.db`), never re-run here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from factory.verifiers.validate import ValidationResult
+from runtime.rollout import AttemptResult
+from runtime.session import SCORED
+
+_INSTANCE = re.compile(r"^https?://127\.0\.0\.1:\d+/i/[0-9a-zA-Z_-]+")
+
+
+class DemoStep(BaseModel):
+    """One step of a demonstration: the action and the observation it was chosen on (empty when not recorded)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    action: str = Field(description="The action in the agent's own action language, e.g. click(12).")
+    url: str = Field(default="", description="Page the action was taken on, server and instance id replaced by '/i/<instance>'.")
+    axtree: str = Field(default="", description="Accessibility-tree text (element ids in [brackets]) the action refers to.")
+
+
+class RunEvidence(BaseModel):
+    """Everything a run folder says about its tasks besides the tasks themselves."""
+
+    model_config = ConfigDict(frozen=True)
+
+    validation: dict[str, ValidationResult] = Field(default_factory=dict, description="Task id -> its last validation verdict.")
+    attempts: dict[str, list[AttemptResult]] = Field(default_factory=dict, description="Agent -> its rollout attempts.")
+    demonstrations: dict[str, list[DemoStep]] = Field(default_factory=dict, description="Task id -> the golden run's steps.")
+    too_easy: tuple[str, ...] = Field(default=(), description="Tasks the difficulty filter dropped (random agent solved them).")
+
+
+def gather(run: Path) -> RunEvidence:
+    """Read the evidence of the run folder `run`; missing files mean no evidence of that kind."""
+    tasks = run / "tasks"
+    validation: dict[str, ValidationResult] = {}
+    if (tasks / "validation.jsonl").is_file():
+        for line in (tasks / "validation.jsonl").read_text().splitlines():
+            r = ValidationResult.model_validate_json(line)
+            validation[r.task_id] = r
+    attempts: dict[str, list[AttemptResult]] = {}
+    for path in sorted((run / "rollouts").glob("*.jsonl")) if (run / "rollouts").is_dir() else ():
+        attempts[path.stem] = [AttemptResult.model_validate_json(line) for line in path.read_text().splitlines() if line]
+    demos = {tid: [DemoStep(action=a) for a in r.golden_actions] for tid, r in validation.items() if r.accepted}
+    if (tasks / "demonstrations.jsonl").is_file():
+        for line in (tasks / "demonstrations.jsonl").read_text().splitlines():
+            d = json.loads(line)
+            demos.setdefault(d["task_id"], [DemoStep(action=a) for a in d["actions"]])
+    demos.update(_observed_golden_runs(run / "rollouts" / "trajectories.db", attempts.get("golden", [])))
+    too_easy = tuple(json.loads((tasks / "too_easy.json").read_text())) if (tasks / "too_easy.json").is_file() else ()
+    return RunEvidence(validation=validation, attempts=attempts, demonstrations=demos, too_easy=too_easy)
+
+
+def _observed_golden_runs(db: Path, golden: list[AttemptResult]) -> dict[str, list[DemoStep]]:
+    """Successful golden rollouts read from the trajectory store: each action with the observation it acted on."""
+    winners = {r.task_id: r.attempt_id for r in golden if r.success}
+    if not winners or not db.is_file():
+        return {}
+    from runtime.store import TrajectoryStore
+
+    store = TrajectoryStore(str(db))
+    try:
+        out = {}
+        for task_id, attempt_id in winners.items():
+            steps = [s for s in store.steps(attempt_id) if s.action]
+            out[task_id] = [DemoStep(action=s.action, url=_INSTANCE.sub("/i/<instance>", s.url), axtree=s.axtree) for s in steps]
+        return out
+    finally:
+        store.close()
+
+
+def agent_outcomes(evidence: RunEvidence) -> dict[str, list[dict]]:
+    """Task id -> one summary per agent: attempts, scored, successes, mean reward, env errors (never scored)."""
+    per: dict[str, dict[str, list[AttemptResult]]] = defaultdict(lambda: defaultdict(list))
+    for agent, results in evidence.attempts.items():
+        for r in results:
+            per[r.task_id][agent].append(r)
+    out: dict[str, list[dict]] = {}
+    for task_id, agents in per.items():
+        rows = []
+        for agent, rs in sorted(agents.items()):
+            scored = [r for r in rs if r.status in SCORED]
+            rows.append({"agent": agent, "attempts": len(rs), "scored": len(scored), "successes": sum(r.success for r in scored),
+                         "mean_reward": round(sum(r.reward for r in scored) / len(scored), 4) if scored else None,
+                         "env_errors": sum(r.status == "env_error" for r in rs)})
+        out[task_id] = rows
+    return out
