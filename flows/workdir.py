@@ -16,6 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from gymfactory.errors import InputError
+from runtime.store import StoreCorrupt, TrajectoryStore
+
+TRAJECTORIES = ("rollouts", "trajectories.db")  # the rollouts stages' store: attempts resume from it
 
 
 class MarkerCorrupt(InputError):
@@ -57,10 +60,18 @@ class Workdir:
         return record.get("seconds") if record is not None else None
 
     def check(self) -> None:
-        """Every stage marker can be read; else MarkerCorrupt naming the first bad one (call before starting stages)."""
+        """What a rerun reads back can be read: every stage marker, the trajectory store; else an InputError naming the
+        first bad file and the way out (call before starting stages)."""
         folder = self.root / "stages"
         for marker in sorted(folder.glob("*.json")) if folder.is_dir() else ():
             self._record(marker.stem)
+        store = self.root.joinpath(*TRAJECTORIES)
+        if store.is_file():
+            try:
+                TrajectoryStore(store).close()
+            except StoreCorrupt as err:
+                raise StoreCorrupt(f"{store} is not a readable trajectory store; rerun with --fresh to start over, "
+                                   "or delete that file to redo the rollouts") from err
 
     def _record(self, stage: str) -> dict | None:
         marker = self._marker(stage)
@@ -77,5 +88,8 @@ class Workdir:
         return record
 
     def reset(self) -> None:
-        """Forget every finished stage (outputs are overwritten as stages rerun)."""
+        """Forget every finished stage and the stored attempts (other outputs are overwritten as stages rerun)."""
         shutil.rmtree(self.root / "stages", ignore_errors=True)
+        store = self.root.joinpath(*TRAJECTORIES)
+        for path in (store, store.with_name(store.name + "-wal"), store.with_name(store.name + "-shm")):
+            path.unlink(missing_ok=True)  # else the rerun's rollouts would resume from them instead of starting over

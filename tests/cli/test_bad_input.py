@@ -140,3 +140,17 @@ def test_a_corrupt_apps_registry_still_lists_the_shipped_apps_and_names_the_file
     assert "is not a JSON object" in cli("apps", "list").output
     shutil.rmtree(home)
     assert cli("apps", "list").exit_code == 0
+
+
+def test_a_corrupt_store_in_a_run_folder_is_named_before_the_run_starts_and_fresh_clears_it(home, tmp_path):
+    out = tmp_path / "run"
+    store = out / "rollouts" / "trajectories.db"
+    store.parent.mkdir(parents=True)
+    store.write_bytes(b"SQLite format 3\x00" + os.urandom(2000))  # a header, then garbage
+    result = cli("run", "--out", str(out), "--tasks", "8")
+    assert result.exit_code == 2
+    line = error_line(result)
+    assert f"{store} is not a readable trajectory store" in line and "--fresh" in line
+    Workdir(out).reset()  # what --fresh does first: starting over also forgets the stored attempts
+    assert not store.exists()
+    Workdir(out).check()
