@@ -40,6 +40,10 @@ def run(
 
     config = PipelineConfig(out=out, tasks=tasks, concurrency=concurrency, seed=seed, provider=provider,
                             agents=tuple(agent), train=train, fresh=fresh)
+    if not fresh:
+        from flows.workdir import Workdir
+
+        Workdir(out).check()  # a corrupt stage marker or store is named (with --fresh as the way out) before Prefect starts
     console.print(f"[bold]gymfactory run[/bold] -> {out}  (Prefect UI: set PREFECT_API_URL to watch; see README)")
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console) as bars:
         shown: dict[str, int] = {}
