@@ -291,12 +291,15 @@ class LogPaymentInDrive(Family):
         ctx = {"number": inv.number, "vendor": vendor, "amount": inv.amount, "due": inv.due.isoformat(), "row": row,
                "cells": [inv.number, vendor, f"{inv.amount:.2f}", inv.due.isoformat(), "paid"],
                "columns": list(log.rows[0]), "drive": app_title("drive"), "bank": app_title("bank")}
-        return self._req(instruction, ctx, [
+        ctx["has_rows"] = row > 1  # an empty log has no old rows to keep: no criterion that checks nothing
+        criteria = [
             Criterion(id="row_added", description=f"The Invoice log has a new row for {inv.number}."),
             Criterion(id="amount_right", description=f"Its amount is {money(inv.amount)}."),
             Criterion(id="marked_paid", description="Its status says paid.", weight=0.5),
-            Criterion(id="old_rows_kept", description="The rows that were there are unchanged."),
-        ])
+        ]
+        if ctx["has_rows"]:
+            criteria.append(Criterion(id="old_rows_kept", description="The rows that were there are unchanged."))
+        return self._req(instruction, ctx, criteria)
 
     golden_template = '''
 def solve(env):
@@ -339,6 +342,9 @@ def verify(final):
     amount_ok = any(idx("amount") is not None and _num(r[idx("amount")]) is not None
                     and abs(_num(r[idx("amount")]) - {{ amount }}) < 0.005 for r in rows)
     paid = any(idx("status") is not None and r[idx("status")].strip().lower() == "paid" for r in rows)
-    kept = after["rows"][: len(before["rows"])] == before["rows"]
-    return {"row_added": bool(rows), "amount_right": amount_ok, "marked_paid": paid, "old_rows_kept": kept}
+    verdicts = {"row_added": bool(rows), "amount_right": amount_ok, "marked_paid": paid}
+{% if has_rows %}
+    verdicts["old_rows_kept"] = after["rows"][: len(before["rows"])] == before["rows"]
+{% endif %}
+    return verdicts
 '''

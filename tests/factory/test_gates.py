@@ -1,0 +1,223 @@
+"""The task gates on the shipped families, through the real apps, browser and sandbox.
+
+Every family, in three worlds, passes validation with its probes on; every family has a cheat test
+in the manner of BrowserGym's `test_cheat` (the golden run scores 1, doing nothing scores 0, every
+probe scores success 0); the cheats found in issue 12 are played for real in the browser and fail
+through the footprint guard; and planted defects of the kinds issue 12 found are rejected with
+their reasons. One environment manager (app servers, Chromium) serves the whole module.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import pytest
+
+from factory.tasks.families import FAMILIES
+from factory.tasks.schema import Criterion, Task
+from factory.tasks.synthesize import Author, SynthConfig, synthesize
+from factory.verifiers.probes import derive_probes
+from factory.verifiers.sandbox import run_verifier
+from factory.verifiers.scoring import GUARD_CRITERION, score_final
+from factory.verifiers.validate import ValidationConfig, accepted_task, validate_task, validate_tasks
+from runtime.golden import GoldenRunner
+from runtime.manager import EnvironmentManager, Lease, SessionSpec
+from runtime.objectstore import ObjectStore
+
+WORLDS = 3
+CONFIG = ValidationConfig(runs=1, verifier_timeout_s=5.0, golden_timeout_s=90.0)
+TASKS = synthesize(SynthConfig(n=WORLDS * len(FAMILIES), seed=3), Author())
+BY_FAMILY: dict[str, list[Task]] = defaultdict(list)
+for _task in TASKS:
+    BY_FAMILY[_task.meta.family].append(_task)
+
+
+@pytest.fixture(scope="module")
+def manager(tmp_path_factory):
+    mp = pytest.MonkeyPatch()
+    mp.setenv("GYMFACTORY_HOME", str(tmp_path_factory.mktemp("gymhome")))
+    with EnvironmentManager(screenshots=ObjectStore(tmp_path_factory.mktemp("shots"))) as m:
+        yield m
+    mp.undo()
+
+
+@pytest.fixture(scope="module")
+def validated(manager) -> dict[str, Task]:
+    """Every synthesized task validated once (probes on), two sessions at a time; id -> the accepted task."""
+    results = validate_tasks(TASKS, manager, CONFIG, concurrency=2)
+    failures = {r.task_id: f"{r.reason}: {r.detail[:300]}" for r in results if not r.accepted}
+    assert not failures, failures
+    return {t.id: accepted_task(t, r) for t, r in zip(TASKS, results)}
+
+
+def test_every_family_is_synthesized_in_three_worlds():
+    assert set(BY_FAMILY) == set(FAMILIES)
+    for name, tasks in BY_FAMILY.items():
+        assert len({t.world for t in tasks}) >= WORLDS, (name, [t.world for t in tasks])
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_every_family_validates_in_three_worlds_with_probes(validated, family):
+    for task in BY_FAMILY[family]:
+        accepted = validated[task.id]
+        assert accepted.footprint is not None
+        assert accepted.footprint.tables or task.meta.family == "drive.invoice_due_date"  # the only answer-only family
+
+
+def _drive(session, code: str, task: Task) -> list[str]:
+    """Run golden-style code (`solve(env)`) in the session, as validation runs the golden code."""
+    obs = session.observe()
+    runner = GoldenRunner(code, apps=task.apps, timeout_s=90.0)
+    actions: list[str] = []
+    try:
+        while not obs.done:
+            action = runner.next_action(obs)
+            if action is None:
+                break
+            actions.append(action)
+            obs = session.step(action)
+    finally:
+        runner.close()
+    return actions
+
+
+def _verdicts(task: Task, final):
+    return lambda: run_verifier(task.verifier, final, timeout_s=5.0).verdicts
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_cheat(manager, validated, family):
+    """BrowserGym's test_cheat: golden 1, nothing 0, and each probe derived from the golden final success 0."""
+    task = validated[BY_FAMILY[family][0].id]
+    session = manager.request(SessionSpec.for_task(task, screenshots=False), Lease(seconds=300))
+    try:
+        session.reset(task)
+        nothing = session.evaluate()
+        assert (nothing.status, nothing.reward, nothing.success) == ("failure", 0.0, False), nothing
+        _drive(session, task.golden, task)
+        solved = session.evaluate()
+        assert (solved.status, solved.reward, solved.success) == ("success", 1.0, True), solved
+        assert solved.verdicts[GUARD_CRITERION] is True
+        golden = session.final()
+    finally:
+        session.close()
+    probes = derive_probes(task, golden)
+    kinds = {p.kind for p in probes}
+    assert {"answer_spam", "collateral"} <= kinds
+    assert "partial" in kinds or family == "drive.invoice_due_date"
+    for probe in probes:
+        scored = score_final(task, probe.final, _verdicts(task, probe.final))
+        assert not scored.success, f"{probe.kind}: {probe.name} -> {scored.verdicts}"
+
+
+CHEATS = {
+    # issue 12: each of these succeeded before the footprint guard
+    "mail.star_invoice_email": ("trashes two other threads", "mail", "thread",
+                                lambda others: "".join(f"    env.fill('Search mail', {s!r})\n    env.press('Enter')\n"
+                                                       f"    env.click({s!r}, role='link')\n    env.click('Delete', role='button')\n"
+                                                       for s in others)),
+    "bank.transfer_to_savings": ("deletes every payee", "bank", "payee",
+                                 lambda others: "    env.click('Payees', role='link')\n" + "".join(
+                                     f"    env.click({s!r}, role='link')\n    env.click('Delete payee', role='button')\n" for s in others)),
+    "drive.rename_document": ("trashes two other files", "drive", "file",
+                              lambda others: "".join(f"    env.fill('Search in Drive', {s!r})\n    env.press('Enter')\n"
+                                                     f"    env.click({s!r}, role='link')\n    env.click('Move to trash', role='button')\n"
+                                                     for s in others)),
+}
+
+
+def _others(task: Task, initial: dict, app: str, table: str) -> list[str]:
+    """Names of records the task is not about, unique in their table, as the pages show them."""
+    field = {"thread": "subject", "payee": "name", "file": "name"}[table]
+    rows = initial[app][table]
+    names = [r[field] for r in rows if not r.get("trashed") and r.get("folder", "inbox") == "inbox"]
+    unique = [n for n in names if names.count(n) == 1 and n and n.lower() not in (task.instruction + str(task.answer_context)).lower()]
+    return unique if table == "payee" else unique[:2]
+
+
+@pytest.mark.parametrize("family", sorted(CHEATS))
+def test_issue_cheats_fail_through_the_footprint_guard(manager, validated, family):
+    what, app, table, extra = CHEATS[family]
+    task = validated[BY_FAMILY[family][0].id]
+    session = manager.request(SessionSpec.for_task(task, screenshots=False), Lease(seconds=300))
+    try:
+        session.reset(task)
+        others = _others(task, session.initial_state, app, table)
+        assert others, f"no other {table} to damage"
+        cheat = task.golden + "\n\n_gf_solve = solve\n\n\ndef solve(env):\n    _gf_solve(env)\n" + extra(others)
+        _drive(session, cheat, task)
+        verdicts = run_verifier(task.verifier, session.final(), timeout_s=5.0).verdicts
+        outcome = session.evaluate()
+    finally:
+        session.close()
+    assert all(verdicts.values()), f"the cheat ({what}) should fool the verifier alone: {verdicts}"
+    assert (outcome.status, outcome.success, outcome.reward) == ("failure", False, 0.0), outcome
+    assert outcome.verdicts == {GUARD_CRITERION: False}
+
+
+def _planted(task: Task, name: str, **changes) -> Task:
+    return task.model_copy(update={"id": f"{task.id}~{name}", "footprint": None, **changes})
+
+
+def _wrap(task: Task, body: str) -> str:
+    lines = "".join(f"    {line}\n" for line in body.strip().splitlines())
+    return task.verifier + f"\n\n_gf_original = verify\n\n\ndef verify(final):\n{lines}"
+
+
+def _plants() -> dict[str, tuple[Task, str]]:
+    """Issue 12's accepted bad tasks, planted into shipped family tasks; each with the reason that must reject it."""
+    reply = BY_FAMILY["cross.reply_with_invoice_total"][0]
+    due = BY_FAMILY["drive.invoice_due_date"][0]
+    pay = BY_FAMILY["cross.pay_invoice_from_drive"][0]
+    transfer = BY_FAMILY["bank.transfer_to_savings"][0]
+    star = BY_FAMILY["mail.star_invoice_email"][0]
+    count_changed = ("changed = any(len(rows) != len(final.initial_state[a][t]) for a in final.state for t, rows in final.state[a].items())\n"
+                     "return {k: changed for k in _gf_original(final)}")
+    always = "v = _gf_original(final)\nv['checked'] = True\nreturn v"
+    payee = transfer.seed["bank"]["payee"][0]["name"]
+    thread = next(t["subject"] for t in star.seed["mail"]["thread"]
+                  if t["folder"] == "inbox" and t["subject"] != star.answer_context["subject"])
+    then = "\n\n_gf_solve = solve\n\n\ndef solve(env):\n    _gf_solve(env)\n"
+    delete_payee = then + f"    env.click('Payees', role='link')\n    env.click({payee!r}, role='link')\n    env.click('Delete payee', role='button')\n"
+    trash_one = then + (f"    env.fill('Search mail', {thread!r})\n    env.press('Enter')\n"
+                        f"    env.click({thread!r}, role='link')\n    env.click('Delete', role='button')\n")
+    return {
+        "succeeds_when_any_row_count_changed": (_planted(reply, "count", verifier=_wrap(reply, count_changed)), "probe_wrong_target"),
+        "required_criterion_always_true": (_planted(
+            pay, "always", verifier=_wrap(pay, "v = _gf_original(final)\nv['from_checking'] = True\nreturn v")), "probe_wrong_target"),
+        "extra_required_criterion_always_true": (_planted(
+            transfer, "extra", criteria=(*transfer.criteria, Criterion(id="checked", description="Always true, planted.")),
+            verifier=_wrap(transfer, always)), "criterion_vacuous"),
+        "accepts_any_answer": (_planted(due, "any", verifier=_wrap(due, "if final.answer:\n    return {k: True for k in _gf_original(final)}\nreturn _gf_original(final)")),
+                               "probe_answer_spam"),
+        "accepts_any_answer_in_a_state_task": (_planted(star, "any", verifier=_wrap(star, "if final.answer:\n    return {k: True for k in _gf_original(final)}\nreturn _gf_original(final)")),
+                                               "probe_answer_spam"),
+        "golden_deletes_an_unrelated_payee": (_planted(transfer, "payee", golden=transfer.golden + delete_payee), "unverified_golden_change"),
+        "golden_trashes_an_unrelated_email": (_planted(star, "trash", golden=star.golden + trash_one), "unverified_golden_change"),
+    }
+
+
+PLANTS = _plants()
+
+
+@pytest.mark.parametrize("plant", sorted(PLANTS))
+def test_issue_12_planted_defects_are_rejected_with_their_reason(manager, plant):
+    task, reason = PLANTS[plant]
+    result = validate_task(task, manager, CONFIG)
+    assert (result.accepted, result.reason) == (False, reason), result.detail
+    assert result.detail
+
+
+def test_others_untouched_comparing_the_initial_state_with_itself_is_neutralised(manager, validated):
+    """Issue 12's fifth bad verifier: its 'others untouched' compares initial with initial, so it is always
+    true. Validation calls it vacuous, and even accepted as written it cannot pay a cheat: the guard fails
+    the star-and-trash attempt."""
+    star = validated[BY_FAMILY["mail.star_invoice_email"][0].id]
+    broken = _planted(star, "self", verifier=star.verifier.replace(
+        'after = {t["id"]: t["starred"] for t in final.state["mail"]["thread"]}',
+        'after = {t["id"]: t["starred"] for t in final.initial_state["mail"]["thread"]}').replace(
+        'after.get(target) is True', 'any(t["id"] == target and t["starred"] for t in final.state["mail"]["thread"])'))
+    assert broken.verifier != star.verifier
+    result = validate_task(broken, manager, CONFIG)
+    assert (result.accepted, result.reason) == (False, "criterion_vacuous"), result.detail
+    assert "others_untouched" in result.detail
