@@ -8,6 +8,7 @@ manifests and schemas, never the golden code.
 
 from __future__ import annotations
 
+import functools
 import random
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Literal
@@ -37,6 +38,7 @@ class Requirements(BaseModel):
 
 _CODE = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
 _CODE.filters["py"] = repr
+_template = functools.lru_cache(maxsize=None)(_CODE.from_string)  # a family's template compiles once, not per task
 
 
 class Family(ABC):
@@ -59,11 +61,11 @@ class Family(ABC):
 
     def golden(self, req: Requirements) -> str:
         """Golden code (`solve(env)`) rendered from the requirements' answer context."""
-        return _CODE.from_string(self.golden_template).render(**req.answer_context)
+        return _template(self.golden_template).render(**req.answer_context)
 
     def verifier(self, req: Requirements) -> str:
         """Verifier code (`verify(final)`) rendered from the requirements alone."""
-        return _CODE.from_string(self.verifier_template).render(**req.answer_context)
+        return _template(self.verifier_template).render(**req.answer_context)
 
     def _req(self, instruction: str, answer_context: dict, criteria: list[Criterion]) -> Requirements:
         return Requirements(family=self.name, apps=self.apps, instruction=instruction, answer_context=answer_context,

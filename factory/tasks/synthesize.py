@@ -9,11 +9,11 @@ from collections.abc import Callable, Iterable, Iterator
 from pydantic import BaseModel, ConfigDict, Field
 
 from factory.providers.base import ProviderError
-from factory.worlds.builder import build_world
-from factory.worlds.catalog import PERSONAS, SCENARIOS
 from factory.worlds.model import World
+from factory.worlds.pool import WorldPool
 from factory.worlds.seeds import seeds_for
 
+from .diversity import DEFAULT_THRESHOLD, NearDuplicateIndex, fingerprint
 from .families import FAMILIES
 from .io import save_tasks as save_jsonl
 from .family import Family, Requirements, lookup
@@ -26,9 +26,12 @@ class SynthConfig(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     n: int = Field(default=120, gt=0, description="How many tasks to write.")
-    personas: tuple[str, ...] = Field(default=tuple(PERSONAS), description="Shipped personas to build worlds from.")
-    scenarios: tuple[str, ...] = Field(default=tuple(SCENARIOS), description="Shipped scenarios to build worlds from.")
-    worlds_per_pair: int = Field(default=2, gt=0, description="Worlds (seeds) per persona x scenario.")
+    personas: tuple[str, ...] = Field(default=(), description="Fixture personas to build worlds from; empty: generated personas, a new one per world.")
+    scenarios: tuple[str, ...] = Field(default=(), description="Catalogue scenarios to build worlds from; empty: all of them.")
+    worlds_per_pair: int = Field(default=2, gt=0, description="With fixture personas: worlds (seeds) per persona x scenario.")
+    tasks_per_world: int = Field(default=3, gt=0, description="Tasks taken from a world before moving to the next one.")
+    near_duplicate_threshold: float = Field(default=DEFAULT_THRESHOLD, gt=0, le=1, description="Instruction similarity (shingle Jaccard) "
+                                            "from which a task of the same family is a near-duplicate and is dropped; 1 drops exact repeats only.")
     apps: tuple[str, ...] | None = Field(default=None, description="Only families whose apps are all in this set.")
     families: tuple[str, ...] | None = Field(default=None, description="Only these families (names).")
     seed: int = Field(default=0, description="Seed of the whole synthesis; same seed -> same tasks.")
@@ -56,11 +59,16 @@ def select_families(config: SynthConfig) -> list[Family]:
     return chosen
 
 
-def worlds(config: SynthConfig) -> Iterator[World]:
-    for k in range(config.worlds_per_pair):
-        for persona in config.personas:
-            for scenario in config.scenarios:
-                yield build_world(persona, scenario, config.seed * 1000 + k)
+def world_pool(config: SynthConfig) -> WorldPool:
+    """The worlds a synthesis draws from (the same pool the worlds flow saves)."""
+    return WorldPool(seed=config.seed, personas=config.personas, scenarios=config.scenarios, worlds_per_pair=config.worlds_per_pair)
+
+
+def worlds(config: SynthConfig, limit: int | None = None) -> Iterator[World]:
+    """The pool's worlds in order: all of a fixture pool, or the first `limit` generated ones."""
+    pool = world_pool(config)
+    for i in range(pool.count or limit or config.n):
+        yield pool.world(i)
 
 
 def synthesize(
@@ -68,44 +76,67 @@ def synthesize(
     author: Author | None = None,
     on_task: Callable[[Task], None] | None = None,
     failures: list[str] | None = None,
+    dropped: list[str] | None = None,
 ) -> list[Task]:
-    """`config.n` tasks, round-robin over families and worlds, deterministic for a seed.
+    """`config.n` tasks, deterministic for a seed: world after world of the pool, `tasks_per_world`
+    from each, the families taken round-robin.
 
+    A near-duplicate of a task already written (factory.tasks.diversity) is dropped before any code
+    is written for it; `dropped` (when given) gets one line per drop.
     A provider that fails on one task (ProviderError) costs that task only: the reason goes into
     `failures` (when given; else the error is raised) and synthesis goes on.
     """
     author = author or Author()
     families = select_families(config)
-    pool = list(worlds(config))
+    pool = world_pool(config)
     rng = random.Random(config.seed)
     tasks: list[Task] = []
-    seen: set[str] = set()
-    for round_ in range(config.n * 4):
-        if len(tasks) >= config.n:
+    index = NearDuplicateIndex(config.near_duplicate_threshold)
+    attempts, turn = 0, 0
+    for visit in range(config.n * 4):
+        if len(tasks) >= config.n or attempts >= config.n * 4:
             break
-        family = families[round_ % len(families)]
-        world = pool[(round_ // len(families)) % len(pool)]
-        req = family.requirements(world, random.Random(f"{config.seed}/{family.name}/{world.id}/{round_}"))
-        if req is None:
-            continue
-        key = hashlib.sha256(req.model_dump_json().encode()).hexdigest()[:12]
-        if key in seen:
-            continue
-        seen.add(key)
-        try:
-            task = build_task(family, req, world, author, key)
-        except ProviderError as err:
-            if failures is None:
-                raise
-            failures.append(f"{family.name} in {world.id}: {err}")
-            if len(failures) >= 3 and not tasks:  # the provider is down, not one bad answer
+        world = pool.world(visit)
+        taken = 0
+        for step in range(len(families)):
+            if taken >= config.tasks_per_world or len(tasks) >= config.n:
                 break
-            continue
-        tasks.append(task)
-        if on_task:
-            on_task(task)
+            family = families[(turn + step) % len(families)]
+            attempts += 1
+            req = family.requirements(world, random.Random(f"{config.seed}/{family.name}/{world.id}/{visit}"))
+            if req is None:
+                continue
+            key = hashlib.sha256(req.model_dump_json().encode()).hexdigest()[:12]
+            fp = fingerprint(family.name, req.instruction, req.answer_context)
+            twin = index.match(fp)
+            if twin is not None:
+                if dropped is not None:
+                    dropped.append(f"{family.name}-{key} in {world.id}: near-duplicate of {twin}")
+                continue
+            index.add(f"{family.name}-{key}", fp)
+            taken += 1
+            task = _written(family, req, world, author, key, failures)
+            if task is None:
+                if failures is not None and len(failures) >= 3 and not tasks:  # the provider is down, not one bad answer
+                    return tasks
+                continue
+            tasks.append(task)
+            if on_task:
+                on_task(task)
+        turn = (turn + max(taken, 1)) % len(families)
     rng.shuffle(tasks)
     return tasks
+
+
+def _written(family: Family, req: Requirements, world: World, author: Author, key: str, failures: list[str] | None) -> Task | None:
+    """The task for `req`, or None (the reason in `failures`) when the provider fails on it."""
+    try:
+        return build_task(family, req, world, author, key)
+    except ProviderError as err:
+        if failures is None:
+            raise
+        failures.append(f"{family.name} in {world.id}: {err}")
+        return None
 
 
 def build_task(family: Family, req: Requirements, world: World, author: Author, key: str) -> Task:

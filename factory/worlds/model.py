@@ -23,6 +23,14 @@ class Persona(_Frozen):
     company: str
     domain: str = Field(description="Email domain of the company, e.g. 'northwind.example'.")
     style: str = Field(default="friendly", description="How they write: 'friendly', 'terse', 'formal'.")
+    sector: str = Field(default="studio", description="What the company does; decides colleagues' roles and vendors.")
+    locale: str = Field(default="en_US", description="Faker locale of the persona's names and addresses, e.g. 'de_DE'.")
+    currency: str = Field(default="USD", description="ISO code of the persona's home currency.")
+    date_format: str = Field(default="%B %d, %Y", description="strftime format the persona's world writes dates in.")
+    city: str = ""
+    address: str = Field(default="", description="Postal address of the company, one line.")
+    habits: tuple[str, ...] = Field(default=(), description="Routines, e.g. 'pays bills on Fridays'.")
+    preferences: tuple[str, ...] = Field(default=(), description="Likes and constraints, e.g. 'vegetarian'.")
 
 
 class Scenario(_Frozen):
@@ -32,12 +40,14 @@ class Scenario(_Frozen):
     title: str
     description: str
     clock: datetime = Field(description="'Now' of every app in the world.")
+    kind: Literal["work", "life"] = Field(default="work", description="A work situation or one from private life.")
 
 
 class Organisation(_Frozen):
     id: str
     name: str
-    kind: Literal["self", "vendor", "client"]
+    kind: Literal["self", "vendor", "client", "household", "service"] = Field(
+        description="'household': the persona's family; 'service': a clinic, school, insurer, landlord and the like.")
     domain: str
     category: str = Field(default="", description="What the vendor sells or the client does.")
 

@@ -28,7 +28,7 @@ def test_world_seeds_create_instances_on_the_real_app(server):
 
 
 def test_cross_app_facts_agree():
-    world = build_world("alex", "month_end", 4)
+    world = build_world("alex", "client_kickoff", 4)
     seeds = seeds_for(world, ["mail", "drive", "bank", "calendar"])
     open_invoice = next(i for i in world.invoices if not i.paid)
     drive_inv = next(r for r in seeds["drive"]["invoice"] if r["number"] == open_invoice.number)
