@@ -57,7 +57,7 @@ def export(tasks: list[Task], folder: Path, demos: dict[str, list[str]] | None =
         old.unlink()
     versions = {a: app_version(a) for a in sorted({a for t in tasks for a in t.apps})}
     gf_version = _gymfactory_version()
-    fingerprint = hashlib.sha256(("".join(t.model_dump_json() for t in tasks) + evidence.model_dump_json()
+    fingerprint = hashlib.sha256(("".join(t.model_dump_json() for t in tasks) + evidence.model_dump_json() + options.model_dump_json()
                                   + gf_version + "".join(v.digest for v in versions.values())).encode()).hexdigest()[:12]
     heldout = heldout_groups(tasks, options.split)
     parts = {"train": [t for t in tasks if split_of(t, options.split.by, heldout) == "train"]}
