@@ -55,7 +55,7 @@ def project(world: World) -> dict[str, list[dict]]:
         iid = len(rows["invoice"]) + 1
         rows["invoice"].append({
             "id": iid, "file_id": fid, "number": inv.number, "vendor": vendor.name, "vendor_email": people[inv.contact].email,
-            "bill_to": world.persona.company, "amount": inv.amount, "currency": "USD", "issue_date": inv.issued.isoformat(),
+            "bill_to": world.persona.company, "amount": inv.amount, "currency": world.persona.currency, "issue_date": inv.issued.isoformat(),
             "due_date": inv.due.isoformat(), "status": "paid" if inv.paid else "unpaid", "description": inv.description,
         })
         for item in inv.items:
