@@ -95,9 +95,10 @@ def tasks_synthesize(
         raise typer.BadParameter(str(err), param_hint="--apps/--family") from None
     author = _author(provider)
     failures: list[str] = []
+    dropped: list[str] = []
     with _progress() as bar:
         job = bar.add_task("synthesizing", total=n)
-        tasks = synthesize(config, author, on_task=lambda _t: bar.advance(job), failures=failures)
+        tasks = synthesize(config, author, on_task=lambda _t: bar.advance(job), failures=failures, dropped=dropped)
     failures_file = out.with_suffix(".failures.txt")
     if failures:
         failures_file.write_text("\n".join(failures) + "\n")
@@ -106,11 +107,12 @@ def tasks_synthesize(
         typer.echo(f"error: no task could be synthesized with provider {provider!r}; see {failures_file}", err=True)
         raise typer.Exit(1)
     save_jsonl(tasks, out)
-    by_family = Counter(t.meta.family for t in tasks)
-    table = Table("family", "tasks")
-    for name, count in sorted(by_family.items()):
-        table.add_row(name, str(count))
-    console.print(table)
+    from factory.tasks.diversity import diversity_report, report_tables
+
+    diversity = diversity_report(tasks, config.near_duplicate_threshold, dropped=len(dropped))
+    out.with_suffix(".diversity.json").write_text(diversity.model_dump_json(indent=1))
+    for table in report_tables(diversity):
+        console.print(table)
     cross = sum(t.meta.cross_app for t in tasks)
     console.print(f"{len(tasks)} tasks, {cross} cross-app ({100 * cross / max(1, len(tasks)):.0f}%), written to {out}")
 

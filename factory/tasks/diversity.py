@@ -174,3 +174,27 @@ def diversity_report(tasks: Iterable[Task], threshold: float = DEFAULT_THRESHOLD
         by_scenario=dict(sorted(Counter(scenario_of(t.world) for t in tasks).items())),
         by_difficulty=dict(sorted(Counter(t.meta.difficulty for t in tasks).items())),
     )
+
+
+def report_tables(report: DiversityReport) -> list:
+    """The report as rich tables (summary, similarity distribution, counts), for the CLI."""
+    from rich.table import Table
+
+    summary = Table(title="diversity of the synthesized tasks")
+    summary.add_column("measure")
+    summary.add_column("value")
+    summary.add_row("tasks / distinct worlds", f"{report.tasks} / {report.worlds}")
+    summary.add_row("near-duplicates dropped before validation", str(report.dropped))
+    summary.add_row(f"near-duplicate rate after dropping (exact audit, Jaccard >= {report.threshold:g} or same change)",
+                    f"{100 * report.near_duplicate_rate:.2f}% ({report.near_duplicate_tasks} tasks, {report.near_duplicate_pairs} pairs)")
+    summary.add_row("nearest-neighbour instruction similarity", ", ".join(f"{k}: {v}" for k, v in report.similarity.items()))
+    tables = [summary]
+    for title, counts in (("app", report.by_app), ("family", report.by_family), ("scenario", report.by_scenario),
+                          ("difficulty", report.by_difficulty)):
+        t = Table(title=f"tasks per {title}")
+        t.add_column(title)
+        t.add_column("tasks", justify="right")
+        for name, n in counts.items():
+            t.add_row(name, str(n))
+        tables.append(t)
+    return tables
