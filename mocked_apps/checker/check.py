@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
@@ -19,6 +20,7 @@ from runtime.browser import context_options, launch_chromium
 from . import admin, laws
 from .admin import Finding, Target
 from .crawl import PageProbe
+from .lane import lane
 from .faults import ServerLog, exception_line, tracebacks, trimmed
 from .report import LAWS, CheckReport, Coverage, LawResult, ordered
 
@@ -130,23 +132,32 @@ class _Steps:
 
 
 def _browser_laws(t: Target, chromium: Browser, steps: _Steps, max_pages: int, budget_s: float) -> tuple[Coverage, ...]:
-    """The laws that need pages: instances and their snapshots first, then crawl, clicks, replays, storage."""
+    """The laws that need pages: instances and their snapshots first, then crawl, clicks, replays, storage.
+
+    Desktop pages run on `chromium` in this thread; phone pages on the phone lane's Chromium, at the same time.
+    """
+    phone_lane = lane("phone")
+    phone_probe: PageProbe = phone_lane.call(lambda b: PageProbe(b.new_context(**context_options("mobile")).new_page(), t.url))
+
+    def on_phone(fn: Callable[[PageProbe], Any]) -> Future:
+        return phone_lane.submit(lambda _browser: fn(phone_probe))
+
     with ExitStack() as stack:
-        contexts: dict[str, tuple[Any, PageProbe]] = {}
+        stack.callback(lambda: phone_lane.call(lambda _b: phone_probe.page.context.close()))
+        probes: dict[str, PageProbe] = {}
 
         def open_context(name: str, form_factor: str) -> PageProbe:
             context = chromium.new_context(**context_options(form_factor))
             stack.callback(context.close)
-            probe = PageProbe(context.new_page(), t.url)
-            contexts[name] = (context, probe)
-            return probe
+            probes[name] = PageProbe(context.new_page(), t.url)
+            return probes[name]
 
-        probes = {"desktop": open_context("desktop", "desktop"), "phone": open_context("phone", "mobile")}
+        desktop = open_context("desktop", "desktop")
         held: dict[str, Any] = {}
 
         def survey() -> dict[str, Finding]:
             held["fresh"] = fresh = laws.create_fresh(t)
-            console, readonly, held["survey"] = laws.survey_laws(t, probes, fresh, max_pages)
+            console, readonly, held["survey"] = laws.survey_laws(t, desktop, on_phone, fresh, max_pages)
             held["crawl_readonly"] = readonly
             return {"console": console}
 
@@ -154,14 +165,14 @@ def _browser_laws(t: Target, chromium: Browser, steps: _Steps, max_pages: int, b
         fresh: laws.Fresh = held["fresh"]
 
         def controls() -> dict[str, Finding]:
-            dead, readonly, held["outcomes"] = laws.control_laws(t, probes, fresh, held["survey"], held["crawl_readonly"], budget_s)
+            dead, readonly, held["outcomes"] = laws.control_laws(t, desktop, on_phone, fresh, held["survey"], held["crawl_readonly"], budget_s)
             return {"get_readonly": readonly, "dead_controls": dead}
 
         steps.run(("dead_controls", "get_readonly"), controls)
         actions = held["outcomes"]["desktop"].actions
         replay_probes = (open_context("replay A1", "desktop"), open_context("replay A2", "desktop"))
         steps.run(("determinism", "isolation", "reset"), lambda: laws.replay_laws(t, replay_probes, fresh, held["survey"], actions))
-        steps.run(("browser_storage",), lambda: {"browser_storage": laws.storage_law(contexts, t.url)})
+        steps.run(("browser_storage",), lambda: {"browser_storage": laws.storage_law(probes, on_phone, t.url)})
         for instance_id in [fresh.observer, *fresh.explore.values(), *fresh.replay]:
             t.admin.delete(instance_id)
         return laws.coverage(held["survey"], held["outcomes"])

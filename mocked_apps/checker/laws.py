@@ -9,9 +9,13 @@ the exploration fills cannot hide in a "before" that already holds it.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any
 
-from playwright.sync_api import BrowserContext
 from pydantic import BaseModel, ConfigDict, Field
+
+from mocked_apps.kit import AdminClient
 
 from .admin import Finding, Target
 from .controls import Control, ControlsOutcome, LinksOutcome, check_links, collect, explore, forms, perform
@@ -58,11 +62,14 @@ class Survey(BaseModel):
     links: LinksOutcome
 
 
-def survey_laws(t: Target, probes: dict[str, PageProbe], fresh: Fresh, max_pages: int) -> tuple[Finding, Finding, Survey]:
+OnPhone = Callable[[Callable[[PageProbe], Any]], Future]
+"""Runs `fn(phone_probe)` where the phone's browser lives (another thread) and answers a Future."""
+
+
+def survey_laws(t: Target, desktop: PageProbe, on_phone: OnPhone, fresh: Fresh, max_pages: int) -> tuple[Finding, Finding, Survey]:
     """console and (the page-load half of) get_readonly: crawl the observer with GETs only, at both viewports."""
     base = t.base(fresh.observer)
     second = t.admin.state(fresh.observer)
-    desktop, phone = probes["desktop"], probes["phone"]
     start = ["/"] + [p["path"] for p in t.manifest.get("pages", ())]
     controls: dict[str, list[Control]] = {"desktop": [], "phone": []}
     found: dict[str, set[tuple[str, str]]] = {"desktop": set(), "phone": set()}
@@ -71,15 +78,17 @@ def survey_laws(t: Target, probes: dict[str, PageProbe], fresh: Fresh, max_pages
         controls[viewport].extend(collect(probe, base))
         found[viewport] |= forms(probe)
 
+    def phone_pages(phone: PageProbe) -> list[Visit]:
+        seen = []
+        for visit in _one_per_pattern(visits):
+            seen.append(phone.visit(visit.url, links=False))
+            if seen[-1].status is not None and seen[-1].status < 400:
+                take("phone", phone)
+        return seen
+
     visits = crawl(desktop, base, start, max_pages=max_pages, on_page=lambda _v: take("desktop", desktop))
-    problems = [_page_problem("desktop", v, base) for v in visits]
-    phone_visits = []
-    for visit in _one_per_pattern(visits):
-        phone_visit = phone.visit(visit.url, links=False)
-        phone_visits.append(phone_visit)
-        problems.append(_page_problem("phone", phone_visit, base))
-        if phone_visit.status is not None and phone_visit.status < 400:
-            take("phone", phone)
+    phone_visits: list[Visit] = on_phone(phone_pages).result()
+    problems = [_page_problem("desktop", v, base) for v in visits] + [_page_problem("phone", v, base) for v in phone_visits]
     links = check_links(controls["desktop"] + controls["phone"], base, t.status)
     after = t.admin.state(fresh.observer)
     problems = [p for p in problems if p]
@@ -123,17 +132,29 @@ def _page_problem(viewport: str, visit: Visit, base: str) -> str | None:
 
 
 def control_laws(
-    t: Target, probes: dict[str, PageProbe], fresh: Fresh, survey: Survey, crawl_readonly: Finding, budget_s: float
+    t: Target, desktop: PageProbe, on_phone: OnPhone, fresh: Fresh, survey: Survey, crawl_readonly: Finding, budget_s: float
 ) -> tuple[Finding, Finding, dict[str, ControlsOutcome]]:
-    """dead_controls and get_readonly: every control family and form clicked at each viewport, on its own fresh instance."""
-    outcomes: dict[str, ControlsOutcome] = {}
-    for viewport, probe in probes.items():
+    """dead_controls and get_readonly: every control family and form clicked at each viewport, on its own fresh
+    instance, the two viewports at once (the phone's on its own thread, browser and admin connection)."""
+
+    def run(viewport: str, probe: PageProbe) -> ControlsOutcome:
         instance_id = fresh.explore[viewport]
-        outcomes[viewport] = explore(
-            probe, t.base(instance_id), list(survey.controls[viewport]),
-            reset=lambda i=instance_id: t.admin.reset(i), dump=lambda i=instance_id: t.admin.state(i),
-            budget_s=budget_s, label=viewport,
-        )
+        admin = AdminClient(t.url, t.token)  # one per thread: the two sides never share a connection
+        try:
+            return explore(
+                probe, t.base(instance_id), list(survey.controls[viewport]),
+                reset=lambda: admin.reset(instance_id), dump=lambda: admin.state(instance_id),
+                budget_s=budget_s, label=viewport,
+            )
+        finally:
+            admin.close()
+
+    phone = on_phone(lambda probe: run("phone", probe))
+    try:
+        outcomes = {"desktop": run("desktop", desktop)}
+    finally:
+        outcomes_phone = phone.result()  # waited for even when the desktop side failed: the lane stays in step
+    outcomes["phone"] = outcomes_phone
     violations = list(survey.links.violations) + [v for o in outcomes.values() for v in o.violations]
     summary = "; ".join(
         f"{viewport}: {o.checked} distinct controls, {o.clicked} clicked ({len(o.actions)} change state), {o.repeats} judged by sampled look-alikes"
@@ -261,12 +282,14 @@ def _changed_pages(t: Target, instance_id: str, before: dict[str, str]) -> str:
     return ""
 
 
-def storage_law(contexts: dict[str, tuple[BrowserContext, PageProbe]], origin: str) -> Finding:
-    """browser_storage: nothing stored by the app in any browser context the check used."""
-    items = [item for where, (context, probe) in contexts.items() for item in written(context, probe.page, origin, where)]
+def storage_law(probes: dict[str, PageProbe], on_phone: OnPhone, origin: str) -> Finding:
+    """browser_storage: nothing stored by the app in any browser context the check used (the phone's included)."""
+    items = [item for where, probe in probes.items() for item in written(probe.page.context, probe.page, origin, where)]
+    items += on_phone(lambda probe: written(probe.page.context, probe.page, origin, "phone")).result()
+    contexts = len(probes) + 1
     if items:
         return Finding(ok=False, evidence=_lines(items))
-    return Finding(ok=True, evidence=f"no cookie, localStorage, sessionStorage or IndexedDB entry in {len(contexts)} browser contexts")
+    return Finding(ok=True, evidence=f"no cookie, localStorage, sessionStorage or IndexedDB entry in {contexts} browser contexts")
 
 
 # ---- evidence helpers ----------------------------------------------------------------------------
