@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import inspect
 import os
@@ -97,7 +98,12 @@ def build() -> typer.Typer:
 
 def main() -> None:
     prepare_home()
-    build()()
+    try:
+        build()()
+    finally:
+        # Exiting: spare the interpreter its final collection over every imported module's objects, which
+        # takes seconds once torch and pyarrow are loaded (measured 7.9 s -> 1.2 s) and delays a Ctrl-C.
+        gc.freeze()
 
 
 if __name__ == "__main__":
