@@ -16,9 +16,10 @@ class PipelineConfig(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     out: Path = Field(default=Path("runs/latest"), description="Output folder; a rerun with the same folder resumes.")
-    personas: tuple[str, ...] = Field(default=tuple(PERSONAS), description="Shipped personas to build worlds from.")
-    scenarios: tuple[str, ...] = Field(default=tuple(SCENARIOS), description="Shipped scenarios to build worlds from.")
-    worlds_per_pair: int = Field(default=1, ge=1, description="Worlds per persona x scenario.")
+    personas: tuple[str, ...] = Field(default=(), description=f"Fixture personas ({', '.join(PERSONAS)}) to build worlds from; "
+                                      "empty: generated personas, a new one per world.")
+    scenarios: tuple[str, ...] = Field(default=(), description=f"Catalogue scenarios ({len(SCENARIOS)}) to build worlds from; empty: all.")
+    worlds_per_pair: int = Field(default=1, ge=1, description="With fixture personas: worlds per persona x scenario.")
     tasks: int = Field(default=64, ge=1, description="Tasks to synthesize before validation (about 98% pass).")
     families: tuple[str, ...] | None = Field(default=None, description="Only these task families (default: all).")
     provider: str = Field(default="template", description="Who writes golden/verifier code and reviews: 'template' (offline) or an LLM provider.")

@@ -9,6 +9,7 @@ from prefect import flow
 
 from factory.providers import get_provider
 from factory.tasks.io import save_tasks
+from factory.tasks.diversity import diversity_report
 from factory.tasks.llm_author import LLMAuthor
 from factory.tasks.synthesize import Author, SynthConfig, synthesize
 
@@ -33,13 +34,19 @@ def synthesis_flow(config: PipelineConfig) -> dict:
     synth = SynthConfig(n=config.tasks, personas=config.personas, scenarios=config.scenarios, worlds_per_pair=config.worlds_per_pair,
                         families=config.families, seed=config.seed)
     failures: list[str] = []
-    tasks = synthesize(synth, author, failures=failures)
+    dropped: list[str] = []
+    tasks = synthesize(synth, author, failures=failures, dropped=dropped)
     if failures:
         wd.path("tasks", "synthesis_failures.txt").write_text("\n".join(failures) + "\n")
     if not tasks:
         raise SynthesisFailed(f"task synthesis produced no task; first failure: {failures[0] if failures else 'none'}")
     save_tasks(tasks, wd.path("tasks", "synthesized.jsonl"))
+    diversity = diversity_report(tasks, synth.near_duplicate_threshold, dropped=len(dropped))
+    wd.path("tasks", "diversity.json").write_text(diversity.model_dump_json(indent=1))
+    table("synthesized-by-scenario", [{"scenario": s, "tasks": n} for s, n in diversity.by_scenario.items()], "Synthesized tasks per scenario")
     families = Counter(t.meta.family for t in tasks)
     table("synthesized-by-family", [{"family": f, "tasks": n} for f, n in sorted(families.items())], "Synthesized tasks per family")
-    summary = {"tasks": len(tasks), "failures": len(failures), "cross_app": sum(t.meta.cross_app for t in tasks), "families": len(families)}
+    summary = {"tasks": len(tasks), "failures": len(failures), "cross_app": sum(t.meta.cross_app for t in tasks), "families": len(families),
+               "worlds": diversity.worlds, "scenarios": len(diversity.by_scenario), "near_duplicates_dropped": len(dropped),
+               "near_duplicate_rate": diversity.near_duplicate_rate}
     return wd.finish("synthesize", inputs, summary, time.monotonic() - started)

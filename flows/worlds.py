@@ -6,7 +6,7 @@ import time
 
 from prefect import flow
 
-from factory.worlds.builder import build_world
+from factory.tasks.synthesize import SynthConfig, worlds
 
 from .artifacts import link, table
 from .config import PipelineConfig
@@ -15,20 +15,18 @@ from .workdir import Workdir
 
 @flow(name="worlds", log_prints=True)
 def worlds_flow(config: PipelineConfig) -> dict:
-    """Persona x scenario x seed -> worlds/<id>.json."""
+    """The pool's first worlds (generated personas x the catalogue, or fixture personas x scenarios x seeds) -> worlds/<id>.json."""
     wd, started = Workdir(config.out), time.monotonic()
-    inputs = [config.personas, config.scenarios, config.worlds_per_pair, config.seed]
+    inputs = [config.personas, config.scenarios, config.worlds_per_pair, config.seed, config.tasks]
     if (done := wd.done("worlds", inputs)) is not None:
         print(f"worlds: already built ({done['worlds']}), skipping")
         return done
     rows = []
-    for k in range(config.worlds_per_pair):
-        for persona in config.personas:
-            for scenario in config.scenarios:
-                w = build_world(persona, scenario, config.seed * 1000 + k)
-                wd.path("worlds", f"{w.id}.json").write_text(w.model_dump_json(indent=1))
-                rows.append({"world": w.id, "people": len(w.people), "invoices": len(w.invoices), "meetings": len(w.meetings),
-                             "messages": len(w.messages), "transactions": len(w.transactions)})
+    synth = SynthConfig(n=config.tasks, personas=config.personas, scenarios=config.scenarios, worlds_per_pair=config.worlds_per_pair, seed=config.seed)
+    for w in worlds(synth, limit=-(-config.tasks // synth.tasks_per_world)):  # the worlds synthesis draws from first
+        wd.path("worlds", f"{w.id}.json").write_text(w.model_dump_json(indent=1))
+        rows.append({"world": w.id, "scenario": w.scenario.id, "locale": w.persona.locale, "people": len(w.people), "invoices": len(w.invoices),
+                     "meetings": len(w.meetings), "messages": len(w.messages), "transactions": len(w.transactions)})
     table("worlds", rows, "Worlds built for this run")
     link("worlds-folder", wd.path("worlds", "x").parent, "World JSON files")
     return wd.finish("worlds", inputs, {"worlds": len(rows)}, time.monotonic() - started)
