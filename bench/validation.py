@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -30,12 +31,14 @@ def main(
 ) -> None:
     todo = synthesize(SynthConfig(n=tasks, seed=seed), Author())
     config = ValidationConfig(runs=runs, probes=probes)
+    cpu_before = _cpu_s()
     with EnvironmentManager() as manager:
-        warm = {t.apps: t for t in todo}.values()  # one task per app combination: servers, pools and pages up
-        validate_tasks(list(warm), manager, config, concurrency=concurrency)
+        warm = list({t.apps: t for t in todo}.values())  # one task per app combination: servers, pools and pages up
+        validate_tasks(warm, manager, config, concurrency=concurrency)
         began, load_before = time.perf_counter(), os.getloadavg()[0]
         results = validate_tasks(todo, manager, config, concurrency=concurrency)
         wall = time.perf_counter() - began
+    cpu = _cpu_s() - cpu_before  # this process and its reaped children (app servers, browser), warm-up included
     family = {t.id: t.meta.family for t in todo}
     by_family: dict[str, Counter] = defaultdict(Counter)
     for r in results:
@@ -52,7 +55,11 @@ def main(
         "accepted": sum(r.accepted for r in results),
         "probes_per_task": round(sum(r.probes for r in results) / max(1, len(results)), 1),
         "mean_task_s": round(sum(r.seconds for r in results) / max(1, len(results)), 2),
+        "mean_probe_s": round(sum(r.probe_seconds for r in results) / max(1, len(results)), 3),
+        "cpu_s_per_task": round(cpu / (len(todo) + len(warm)), 2),
+        "cpu_bound_per_min": round(60 * (os.cpu_count() or 1) * (len(todo) + len(warm)) / cpu, 1) if cpu else None,
         "load_average_1m_before": round(load_before, 2),
+        "load_average_1m_after": round(os.getloadavg()[0], 2),
         "by_family": {f: dict(c) for f, c in sorted(by_family.items())},
     }
     table = Table(title=f"bench validation: {len(todo)} tasks, concurrency {concurrency}, {runs} runs, probes {'on' if probes else 'off'} ({os.cpu_count()} cores)")
@@ -64,6 +71,14 @@ def main(
     console.print(table)
     verdict = "meets" if result["tasks_per_min"] >= TARGET_PER_MIN else "misses"
     console.print(f"{result['tasks_per_min']} tasks/min ({verdict} the target of {TARGET_PER_MIN:g}); "
-                  f"{result['accepted']}/{len(todo)} accepted; {result['probes_per_task']} probes per task")
+                  f"{result['accepted']}/{len(todo)} accepted; {result['probes_per_task']} probes per task, "
+                  f"{result['mean_probe_s']} s of probes per task; {result['cpu_s_per_task']} CPU-s per task "
+                  f"(at most {result['cpu_bound_per_min']} tasks/min on {os.cpu_count()} idle cores); "
+                  f"load average {result['load_average_1m_before']} -> {result['load_average_1m_after']}")
     if out:
         out.write_text(json.dumps(result, indent=2))
+
+
+def _cpu_s() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime

@@ -93,6 +93,7 @@ class ValidationResult(BaseModel):
     golden_actions: tuple[str, ...] = Field(default=(), description="The golden run's actions (run 1): a demonstration.")
     footprint: Footprint | None = Field(default=None, description="The golden run's state diff; stored on the task once accepted.")
     probes: int = Field(default=0, description="Adversarial probes derived (and failed, when accepted).")
+    probe_seconds: float = Field(default=0.0, description="Time spent deriving, scoring and running the probes.")
 
 
 def accepted_task(task: Task, result: ValidationResult) -> Task:
@@ -150,7 +151,7 @@ class _Check:
         self.verdicts: dict[str, dict[str, bool] | None] = {}
         self.first_reset: tuple[dict, dict] | None = None
         self.actions: tuple[str, ...] = ()
-        self.probes = 0
+        self.probes, self.probe_seconds = 0, 0.0
 
     def run(self, session: "Session", run: int) -> None:
         obs, start = self._reset(session, f"run {run}, first reset")
@@ -169,7 +170,7 @@ class _Check:
                           + (f"; changes outside the footprint: {solved.collateral}" if solved.collateral else ""))
         if run == 1 and self.config.probes:
             report = check_probes(self.scored, golden, self.verdicts["run1.golden"], self.config.verifier_timeout_s)
-            self.probes = report.probes
+            self.probes, self.probe_seconds = report.probes, report.seconds
             if report.reason is not None:
                 raise _Reject(report.reason, report.detail)
         _, reset = self._reset(session, f"run {run}, reset after the golden run")
@@ -190,7 +191,7 @@ class _Check:
         return ValidationResult(
             task_id=self.task.id, accepted=reason is None, reason=reason, detail=detail,
             seconds=time.monotonic() - started, verdicts=self.verdicts, golden_actions=self.actions,
-            footprint=self.scored.footprint, probes=self.probes,
+            footprint=self.scored.footprint, probes=self.probes, probe_seconds=self.probe_seconds,
         )
 
     # ---- phases ------------------------------------------------------------------------------
