@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -93,15 +94,20 @@ def synthesize(
     tasks: list[Task] = []
     index = NearDuplicateIndex(config.near_duplicate_threshold)
     attempts, turn = 0, 0
+    written: Counter[str] = Counter()
+    misses: Counter[str] = Counter()  # near-duplicates in a row: a family that keeps repeating itself is saturated
     for visit in range(config.n * 4):
         if len(tasks) >= config.n or attempts >= config.n * 4:
             break
         world = pool.world(visit)
         taken = 0
-        for step in range(len(families)):
+        order = sorted(range(len(families)), key=lambda k: (written[families[k].name], (k - turn) % len(families)))
+        for k in order:  # the families with the fewest tasks first, so each gets its share
+            family = families[k]
             if taken >= config.tasks_per_world or len(tasks) >= config.n:
                 break
-            family = families[(turn + step) % len(families)]
+            if misses[family.name] >= _SATURATED:
+                continue
             attempts += 1
             req = family.requirements(world, random.Random(f"{config.seed}/{family.name}/{world.id}/{visit}"))
             if req is None:
@@ -110,9 +116,12 @@ def synthesize(
             fp = fingerprint(family.name, req.instruction, req.answer_context)
             twin = index.match(fp)
             if twin is not None:
+                misses[family.name] += 1
                 if dropped is not None:
                     dropped.append(f"{family.name}-{key} in {world.id}: near-duplicate of {twin}")
                 continue
+            misses[family.name] = 0
+            written[family.name] += 1
             index.add(f"{family.name}-{key}", fp)
             taken += 1
             task = _written(family, req, world, author, key, failures)
@@ -126,6 +135,9 @@ def synthesize(
         turn = (turn + max(taken, 1)) % len(families)
     rng.shuffle(tasks)
     return tasks
+
+
+_SATURATED = 25
 
 
 def _written(family: Family, req: Requirements, world: World, author: Author, key: str, failures: list[str] | None) -> Task | None:
