@@ -27,13 +27,25 @@ def worlds_build(
     seeds: int = typer.Option(1, help="Worlds per persona x scenario."),
     out: Path = typer.Option(Path("worlds"), help="Folder for one JSON file per world."),
     provider: str = typer.Option("template", help="'template': the procedural builder; an LLM provider invents the facts."),
+    generated: int = typer.Option(0, help="Build this many worlds of generated personas x the catalogue instead (procedural only)."),
+    seed: int = typer.Option(0, help="With --generated: seed of the generated population (same seed, same worlds)."),
+    people: int = typer.Option(14, help="Size knob: people per world besides the user."),
+    documents: int = typer.Option(8, help="Size knob: routine documents per world."),
+    history_days: int = typer.Option(60, help="Size knob: days of bank and mail history."),
+    distractor_rate: float = typer.Option(0.3, help="Size knob: chance of each distractor."),
 ) -> None:
     """Build worlds (integrity-checked) and save each as JSON."""
-    from factory.worlds.builder import build_world
+    from factory.worlds.builder import build_world, generated_world
     from factory.worlds.catalog import PERSONAS, SCENARIOS
+    from factory.worlds.size import world_size
     from gymfactory.registry import check_name
 
     _check_provider(provider)
+    size = world_size(people=people, documents=documents, history_days=history_days, distractor_rate=distractor_rate)
+    if generated and provider != "template":
+        from gymfactory.errors import InputError
+
+        raise InputError("--generated builds procedural worlds; drop --provider, or build LLM worlds per --persona/--scenario")
     for p in persona or ():
         check_name("persona", p, PERSONAS)
     for s in scenario or ():
@@ -50,12 +62,14 @@ def worlds_build(
 
     out.mkdir(parents=True, exist_ok=True)
     table = Table("world", "people", "invoices", "meetings", "messages", "transactions", "documents")
-    for p in persona or list(PERSONAS):
-        for s in scenario or list(SCENARIOS):
-            for seed in range(seeds):
-                w = build_world(p, s, seed)
-                (out / f"{w.id}.json").write_text(w.model_dump_json(indent=2))
-                table.add_row(w.id, *(str(len(x)) for x in (w.people, w.invoices, w.meetings, w.messages, w.transactions, w.documents)))
+    if generated:
+        built = (generated_world(seed, i, size, tuple(scenario) if scenario else None) for i in range(generated))
+    else:
+        built = (build_world(p, s, seed) if provider != "template" else build_world(p, s, seed, size)
+                 for p in persona or list(PERSONAS) for s in scenario or list(SCENARIOS) for seed in range(seeds))
+    for w in built:
+        (out / f"{w.id}.json").write_text(w.model_dump_json(indent=2))
+        table.add_row(w.id, *(str(len(x)) for x in (w.people, w.invoices, w.meetings, w.messages, w.transactions, w.documents)))
     console.print(table)
     console.print(f"saved to {out}/")
 
