@@ -10,6 +10,7 @@ from collections import Counter
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from factory.tasks.diversity import diversity_report
 from factory.tasks.schema import Task
 from runtime.actions import action_space_doc
 from runtime.session import SCORED
@@ -93,6 +94,11 @@ def render(tasks: list[Task], evidence: RunEvidence, facts: CardFacts) -> str:
              _table(("app", "tasks", "version"), [(a, n, facts.app_versions.get(a, "?")) for a, n in sorted(by_app.items())]),
              "", "By family:", "", _table(("family", "tasks", "cross-app"), [(f, n, "yes" if x else "no") for (f, x), n in sorted(by_family.items())]),
              "", "By difficulty:", "", _table(("difficulty", "tasks"), sorted(by_diff.items()))]
+    diversity = diversity_report(tasks)
+    body += ["", "## Diversity", "", f"{diversity.tasks} tasks from {diversity.worlds} distinct worlds in {len(diversity.by_scenario)} scenarios. "
+             f"Near-duplicates (same family and the same expected change, or instruction shingle Jaccard >= {diversity.threshold:g}): "
+             f"{100 * diversity.near_duplicate_rate:.1f}% of tasks; synthesis drops them before validation.", "",
+             _table(("scenario", "tasks"), sorted(diversity.by_scenario.items()))]
     body += ["", "## Validation and reference agents", "", *_validation(tasks, evidence)]
     body += ["", "## How to run a row", "",
              "In a checkout of gymfactory (`pip install -e .`, `playwright install chromium`, bubblewrap installed):", "",

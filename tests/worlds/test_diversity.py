@@ -66,3 +66,12 @@ def test_synthesis_drops_near_duplicates_before_validation():
 def test_a_bad_threshold_is_refused():
     with pytest.raises(ValueError, match="threshold must be in"):
         NearDuplicateIndex(threshold=0)
+
+
+def test_the_dataset_card_reports_diversity(tmp_path):
+    from flows.dataset import export
+
+    card = (export(TASKS[:24], tmp_path / "ds") / "README.md").read_text()
+    report = diversity_report(TASKS[:24])
+    assert "## Diversity" in card and f"24 tasks from {report.worlds} distinct worlds in {len(report.by_scenario)} scenarios" in card
+    assert "0.0% of tasks" in card
