@@ -1,0 +1,105 @@
+"""A benchmark run: every (MiniWoB task, seed) attempted by one agent through `runtime.rollout.run_attempt`.
+
+Results keep MiniWoB's own numbers (raw reward, time-scaled reward, reason) and the attempt status;
+env errors are counted apart and never averaged into rewards.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from runtime.agents import AgentOptions, make_agent
+from runtime.backends.base import EnvError
+from runtime.backends.chromium import ChromiumHost
+from runtime.objectstore import ObjectStore
+from runtime.rollout import run_attempt
+from runtime.session import SCORED
+from runtime.store import TrajectoryStore
+
+from .miniwob import MiniWoBSession, task_names
+
+
+class EvalConfig(BaseModel):
+    """`gymfactory eval miniwob`: which tasks, which agent, how many seeds."""
+
+    model_config = ConfigDict(frozen=True)
+
+    agent: str = Field(default="random", description="Agent name (random, an LLM endpoint, ...).")
+    tasks: tuple[str, ...] = Field(default=(), description="MiniWoB task names; empty: every file:// task.")
+    seeds: int = Field(default=1, ge=1, description="Episodes per task, seeds 0..n-1.")
+    max_steps: int = Field(default=10, ge=1, description="Agent steps per episode (MiniWoB also ends it after 10 s).")
+    concurrency: int = Field(default=4, ge=1, le=16, description="Pages at once, in one Chromium.")
+    store: Path | None = Field(default=None, description="Trajectory store (SQLite file); default: a fresh one under /tmp.")
+    options: AgentOptions = Field(default_factory=AgentOptions, description="How to build the agent.")
+
+
+class EpisodeResult(BaseModel):
+    """One episode: the attempt's status and MiniWoB's own record of it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    task: str
+    seed: int
+    agent: str
+    status: str = Field(description="success / failure (scored) or env_error (infrastructure, never scored).")
+    reward: float = Field(description="MiniWoB's raw reward (-1..1) when the episode ended; 0 when it did not.")
+    env_reward: float | None = Field(default=None, description="MiniWoB's time-scaled reward.")
+    done: bool = False
+    reason: str | None = None
+    steps: int = 0
+    seconds: float = 0.0
+    error: str | None = None
+
+
+def run(config: EvalConfig) -> list[EpisodeResult]:
+    """Every episode of the config, `concurrency` at a time; one Chromium for all."""
+    names = list(config.tasks) or task_names()
+    make_agent(config.agent, config.options).close()  # a bad agent name fails before any page opens
+    path = config.store or Path(tempfile.mkdtemp(prefix="gym-miniwob-")) / "trajectories.db"
+    store, shots = TrajectoryStore(str(path)), ObjectStore(path.with_suffix(".shots"))
+    host = ChromiumHost()
+
+    def episode(job: tuple[str, int]) -> EpisodeResult:
+        name, seed = job
+        started = time.monotonic()
+        agent = make_agent(config.agent, config.options)
+        session = None
+        try:
+            session = MiniWoBSession(host, name, screenshots=shots if agent.vision else None)
+            task = session.prepare(seed)
+            result = run_attempt(session, task, agent, store, config.max_steps, images=shots, info={"benchmark": "miniwob"})
+            meta = session.metadata
+            return EpisodeResult(task=name, seed=seed, agent=config.agent, status=result.status, reward=result.reward,
+                                 env_reward=meta.env_reward if meta else None, done=bool(meta and meta.done),
+                                 reason=meta.reason if meta else None, steps=result.steps,
+                                 seconds=round(time.monotonic() - started, 3), error=result.error)
+        except (EnvError, ValidationError) as err:  # the page or the adapter failed: infrastructure, never a score
+            return EpisodeResult(task=name, seed=seed, agent=config.agent, status="env_error", reward=0.0,
+                                 seconds=round(time.monotonic() - started, 3), error=f"environment: {err}")
+        finally:
+            agent.close()
+            if session is not None:
+                session.close()
+
+    jobs = [(n, s) for n in names for s in range(config.seeds)]
+    try:
+        with ThreadPoolExecutor(max_workers=config.concurrency) as pool:
+            return list(pool.map(episode, jobs))
+    finally:
+        host.close()
+        store.close()
+
+
+def summary(results: list[EpisodeResult]) -> dict:
+    """Counts and means over scored episodes; env errors apart."""
+    scored = [r for r in results if r.status in SCORED]
+    return {"episodes": len(results), "tasks": len({r.task for r in results}), "scored": len(scored),
+            "env_errors": sum(r.status == "env_error" for r in results),
+            "ended_by_miniwob": sum(r.done for r in scored),
+            "success_rate": round(sum(r.status == "success" for r in scored) / len(scored), 3) if scored else 0.0,
+            "mean_reward": round(sum(r.reward for r in scored) / len(scored), 3) if scored else 0.0}
