@@ -134,16 +134,19 @@ class _Steps:
 def _browser_laws(t: Target, chromium: Browser, steps: _Steps, max_pages: int, budget_s: float) -> tuple[Coverage, ...]:
     """The laws that need pages: instances and their snapshots first, then crawl, clicks, replays, storage.
 
-    Desktop pages run on `chromium` in this thread; phone pages on the phone lane's Chromium, at the same time.
+    Desktop pages run on `chromium` in this thread; phone pages and the second replay on the lane's Chromium,
+    at the same time.
     """
     phone_lane = lane("phone")
-    phone_probe: PageProbe = phone_lane.call(lambda b: PageProbe(b.new_context(**context_options("mobile")).new_page(), t.url))
-
-    def on_phone(fn: Callable[[PageProbe], Any]) -> Future:
-        return phone_lane.submit(lambda _browser: fn(phone_probe))
+    in_lane: dict[str, Callable[[Callable[[PageProbe], Any]], Future]] = {}
 
     with ExitStack() as stack:
-        stack.callback(lambda: phone_lane.call(lambda _b: phone_probe.page.context.close()))
+        def lane_context(name: str, form_factor: str) -> None:
+            """A context on the lane's Chromium; `in_lane[name](fn)` runs fn(its probe) there."""
+            probe: PageProbe = phone_lane.call(lambda b: PageProbe(b.new_context(**context_options(form_factor)).new_page(), t.url))
+            stack.callback(lambda: phone_lane.call(lambda _b: probe.page.context.close()))
+            in_lane[name] = lambda fn: phone_lane.submit(lambda _b: fn(probe))
+
         probes: dict[str, PageProbe] = {}
 
         def open_context(name: str, form_factor: str) -> PageProbe:
@@ -152,6 +155,8 @@ def _browser_laws(t: Target, chromium: Browser, steps: _Steps, max_pages: int, b
             probes[name] = PageProbe(context.new_page(), t.url)
             return probes[name]
 
+        lane_context("phone", "mobile")
+        on_phone = in_lane["phone"]
         desktop = open_context("desktop", "desktop")
         held: dict[str, Any] = {}
 
@@ -170,9 +175,10 @@ def _browser_laws(t: Target, chromium: Browser, steps: _Steps, max_pages: int, b
 
         steps.run(("dead_controls", "get_readonly"), controls)
         actions = held["outcomes"]["desktop"].actions
-        replay_probes = (open_context("replay A1", "desktop"), open_context("replay A2", "desktop"))
-        steps.run(("determinism", "isolation", "reset"), lambda: laws.replay_laws(t, replay_probes, fresh, held["survey"], actions))
-        steps.run(("browser_storage",), lambda: {"browser_storage": laws.storage_law(probes, on_phone, t.url)})
+        replay_probe = open_context("replay A1", "desktop")
+        lane_context("replay A2", "desktop")
+        steps.run(("determinism", "isolation", "reset"), lambda: laws.replay_laws(t, replay_probe, in_lane["replay A2"], fresh, held["survey"], actions))
+        steps.run(("browser_storage",), lambda: {"browser_storage": laws.storage_law(probes, in_lane, t.url)})
         for instance_id in [fresh.observer, *fresh.explore.values(), *fresh.replay]:
             t.admin.delete(instance_id)
         return laws.coverage(held["survey"], held["outcomes"])

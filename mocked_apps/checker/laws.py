@@ -63,7 +63,7 @@ class Survey(BaseModel):
 
 
 OnPhone = Callable[[Callable[[PageProbe], Any]], Future]
-"""Runs `fn(phone_probe)` where the phone's browser lives (another thread) and answers a Future."""
+"""Runs `fn(probe)` on a probe that lives in the lane (another thread, another Chromium) and answers a Future."""
 
 
 def survey_laws(t: Target, desktop: PageProbe, on_phone: OnPhone, fresh: Fresh, max_pages: int) -> tuple[Finding, Finding, Survey]:
@@ -78,16 +78,28 @@ def survey_laws(t: Target, desktop: PageProbe, on_phone: OnPhone, fresh: Fresh, 
         controls[viewport].extend(collect(probe, base))
         found[viewport] |= forms(probe)
 
-    def phone_pages(phone: PageProbe) -> list[Visit]:
-        seen = []
-        for visit in _one_per_pattern(visits):
-            seen.append(phone.visit(visit.url, links=False))
-            if seen[-1].status is not None and seen[-1].status < 400:
+    def phone_page(url: str) -> Callable[[PageProbe], Visit]:
+        def visit(phone: PageProbe) -> Visit:
+            seen = phone.visit(url, links=False)
+            if seen.status is not None and seen.status < 400:
                 take("phone", phone)
-        return seen
+            return seen
+        return visit
 
-    visits = crawl(desktop, base, start, max_pages=max_pages, on_page=lambda _v: take("desktop", desktop))
-    phone_visits: list[Visit] = on_phone(phone_pages).result()
+    queued: dict[str, Future] = {}  # page pattern -> the phone's visit of its first page, made while the crawl goes on
+
+    def queue_phone(visit: Visit) -> None:
+        if pattern(visit.url) not in queued:
+            queued[pattern(visit.url)] = on_phone(phone_page(visit.url))
+
+    def on_page(visit: Visit) -> None:
+        take("desktop", desktop)
+        queue_phone(visit)
+
+    visits = crawl(desktop, base, start, max_pages=max_pages, on_page=on_page)
+    for visit in _one_per_pattern(visits):  # patterns whose first page failed are seen at the phone size too
+        queue_phone(visit)
+    phone_visits: list[Visit] = [queued[pattern(v.url)].result() for v in _one_per_pattern(visits)]
     problems = [_page_problem("desktop", v, base) for v in visits] + [_page_problem("phone", v, base) for v in phone_visits]
     links = check_links(controls["desktop"] + controls["phone"], base, t.status)
     after = t.admin.state(fresh.observer)
@@ -195,8 +207,9 @@ def coverage(survey: Survey, outcomes: dict[str, ControlsOutcome]) -> tuple[Cove
     return tuple(out)
 
 
-def replay_laws(t: Target, replay_probes: tuple[PageProbe, PageProbe], fresh: Fresh, survey: Survey, actions: tuple[Control, ...]) -> dict[str, Finding]:
-    """determinism, isolation, reset: the state-changing controls replayed on A1 and A2; the observer must not notice."""
+def replay_laws(t: Target, replay_probe: PageProbe, on_a2: OnPhone, fresh: Fresh, survey: Survey, actions: tuple[Control, ...]) -> dict[str, Finding]:
+    """determinism, isolation, reset: the state-changing controls replayed on A1 (here) and A2 (in the lane, at the
+    same time, in a desktop context of its own); the observer must not notice."""
     a1, a2 = fresh.replay
     a1_0, a2_0 = fresh.initial[a1], fresh.initial[a2]
     if a1_0 != a2_0:
@@ -207,10 +220,12 @@ def replay_laws(t: Target, replay_probes: tuple[PageProbe, PageProbe], fresh: Fr
         return {law: Finding.not_run(why) for law in ("determinism", "isolation", "reset")}
     replayed = _varied(actions)[:MAX_ACTIONS]
     named = ", ".join(c.describe() for c in replayed[:3]) + ("…" if len(replayed) > 3 else "")
-    out1 = _apply(replay_probes[0], t.base(a1), replayed)
-    a1_1 = t.admin.state(a1)
-    out2 = _apply(replay_probes[1], t.base(a2), replayed)
-    a2_1 = t.admin.state(a2)
+    second = on_a2(lambda probe: _apply(probe, t.base(a2), replayed))  # A2 replays at the same time, in the lane
+    try:
+        out1 = _apply(replay_probe, t.base(a1), replayed)
+    finally:
+        out2 = second.result()
+    a1_1, a2_1 = t.admin.state(a1), t.admin.state(a2)
     found: dict[str, Finding] = {}
     done = sum(o == "ok" for o in out1)
     if not done:
@@ -282,11 +297,12 @@ def _changed_pages(t: Target, instance_id: str, before: dict[str, str]) -> str:
     return ""
 
 
-def storage_law(probes: dict[str, PageProbe], on_phone: OnPhone, origin: str) -> Finding:
-    """browser_storage: nothing stored by the app in any browser context the check used (the phone's included)."""
+def storage_law(probes: dict[str, PageProbe], in_lane: dict[str, OnPhone], origin: str) -> Finding:
+    """browser_storage: nothing stored by the app in any browser context the check used (the lane's included)."""
     items = [item for where, probe in probes.items() for item in written(probe.page.context, probe.page, origin, where)]
-    items += on_phone(lambda probe: written(probe.page.context, probe.page, origin, "phone")).result()
-    contexts = len(probes) + 1
+    for where, on in in_lane.items():
+        items += on(lambda probe, where=where: written(probe.page.context, probe.page, origin, where)).result()
+    contexts = len(probes) + len(in_lane)
     if items:
         return Finding(ok=False, evidence=_lines(items))
     return Finding(ok=True, evidence=f"no cookie, localStorage, sessionStorage or IndexedDB entry in {contexts} browser contexts")
