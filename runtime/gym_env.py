@@ -40,12 +40,13 @@ class GymEnv(gym.Env):
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, task: Task, manager: EnvironmentManager, max_steps: int = 30, render_mode: str | None = None):
+    def __init__(self, task: Task, manager: EnvironmentManager, max_steps: int = 30, render_mode: str | None = None,
+                 screenshots: bool = False):
         self.task = task
         self.manager = manager
         self.max_steps = max_steps
         self.render_mode = render_mode
-        self.session = manager.request(SessionSpec.for_task(task, screenshots=False), Lease(seconds=3600))
+        self.session = manager.request(SessionSpec.for_task(task, screenshots=screenshots), Lease(seconds=3600))
         text = UnicodeText(MAX_TEXT)
         self.observation_space = spaces.Dict(
             {"axtree": text, "url": UnicodeText(2048), "last_action_error": UnicodeText(4096), "shell_output": UnicodeText(MAX_TEXT)}

@@ -1,0 +1,81 @@
+"""`gymnasium.register` ids for gymfactory tasks, with text observations or text plus a screenshot image.
+
+    ids = register_tasks(tasks)                       # 'gymfactory/<task id>-v0' and 'gymfactory/<task id>-image-v0'
+    env = gymnasium.make(ids[0]["text"])              # runtime.gym_env.GymEnv: a fresh session on reset
+    env = gymnasium.make(ids[0]["image"])             # the same, observation["screenshot"]: uint8 HxWx3
+
+Environments share one EnvironmentManager per process (app servers and Chromium start on first use).
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from factory.tasks.schema import Task
+from runtime.browser import DESKTOP_VIEWPORT, MOBILE_DEVICE
+from runtime.gym_env import GymEnv
+from runtime.manager import EnvironmentManager
+
+NAMESPACE = "gymfactory"
+_MANAGER: EnvironmentManager | None = None
+_LOCK = threading.Lock()
+
+
+def shared_manager() -> EnvironmentManager:
+    """The process's environment manager for registered envs, made on first use."""
+    global _MANAGER
+    with _LOCK:
+        if _MANAGER is None:
+            _MANAGER = EnvironmentManager()
+        return _MANAGER
+
+
+class ScreenshotObservation(gym.ObservationWrapper):
+    """Adds `screenshot`, the page as an RGB array (the session's PNG), to GymEnv's text observation."""
+
+    def __init__(self, env: GymEnv):
+        super().__init__(env)
+        size = DESKTOP_VIEWPORT if env.task.form_factor == "desktop" else MOBILE_DEVICE["viewport"]
+        self.observation_space = spaces.Dict({**env.observation_space.spaces,
+                                              "screenshot": spaces.Box(0, 255, (size["height"], size["width"], 3), np.uint8)})
+
+    def observation(self, observation: dict) -> dict:
+        from PIL import Image
+
+        env: GymEnv = self.env.unwrapped
+        key = env._obs.screenshot if env._obs is not None else None
+        shape = self.observation_space["screenshot"].shape
+        if key is None:
+            return {**observation, "screenshot": np.zeros(shape, np.uint8)}
+        image = Image.open(io.BytesIO(env.manager.screenshots.get(key))).convert("RGB").resize((shape[1], shape[0]))
+        return {**observation, "screenshot": np.asarray(image, dtype=np.uint8)}
+
+
+def make(task_json: str, max_steps: int = 30, image: bool = False, render_mode: str | None = None) -> gym.Env:
+    """Entry point of the registered ids: the task (as JSON) in a GymEnv, with screenshots when `image`."""
+    env = GymEnv(Task.model_validate_json(task_json), shared_manager(), max_steps=max_steps, render_mode=render_mode,
+                 screenshots=image)
+    return ScreenshotObservation(env) if image else env
+
+
+def env_id(task: Task, image: bool = False) -> str:
+    return f"{NAMESPACE}/{task.id}{'-image' if image else ''}-v0"
+
+
+def register_tasks(tasks: list[Task], max_steps: int = 30) -> list[dict[str, str]]:
+    """Register a text and an image id per task; returns [{"text": id, "image": id}] in task order."""
+    out = []
+    for task in tasks:
+        ids = {}
+        for kind, image in (("text", False), ("image", True)):
+            ids[kind] = env_id(task, image)
+            gym.register(id=ids[kind], entry_point="runtime.interop.gym_register:make", max_episode_steps=max_steps,
+                         kwargs={"task_json": task.model_dump_json(), "max_steps": max_steps, "image": image},
+                         disable_env_checker=True)
+        out.append(ids)
+    return out

@@ -1,0 +1,159 @@
+"""An OpenEnv environment server (`openenv-core`'s HTTP protocol: /reset, /step, /state, /health) over gymfactory tasks.
+
+Agents and trainers of the OpenEnv ecosystem drive gymfactory environments with their own client:
+`reset()` opens the next task (round robin over the served tasks) in a fresh session, `step(GymAction)`
+applies one action in gymfactory's action language, and the step that ends the episode (answer(...)
+or the step limit) carries the reward of the task's own verifier. The episode runs through
+`runtime.gym_env.GymEnv`, the same path as the Gymnasium env.
+
+    server = OpenEnvServer(tasks, manager).start()      # http://127.0.0.1:PORT
+    client = GymfactoryEnvClient(server.url)
+    first = client.reset(); result = client.step(GymAction(action='answer("done")'))
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+import uvicorn
+from openenv_core.client_types import StepResult
+from openenv_core.env_server import Action, Environment, Observation, State, create_fastapi_app
+from openenv_core.http_env_client import HTTPEnvClient
+
+from factory.tasks.schema import Task
+from runtime.gym_env import GymEnv
+from runtime.manager import EnvironmentManager
+
+
+@dataclass(kw_only=True)
+class GymAction(Action):
+    """One action as text, e.g. click(12), fill(3, "Ada"), answer("42")."""
+
+    action: str
+
+
+@dataclass(kw_only=True)
+class GymObservation(Observation):
+    """What the agent sees; `outcome` (status, reward, verdicts) is set on the step that ends the episode."""
+
+    task_id: str = ""
+    instruction: str = ""
+    axtree: str = ""
+    url: str = ""
+    last_action_error: str = ""
+    step: int = 0
+    outcome: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class GymState(State):
+    task_id: str = ""
+
+
+class GymfactoryEnvironment(Environment):
+    """The OpenEnv `Environment` over gymfactory tasks: one GymEnv episode at a time."""
+
+    def __init__(self, tasks: list[Task], manager: EnvironmentManager, max_steps: int = 30):
+        super().__init__()
+        if not tasks:
+            raise ValueError("an OpenEnv server needs at least one task")
+        self.tasks, self.manager, self.max_steps = tasks, manager, max_steps
+        self._next, self._env, self._state = 0, None, GymState()
+        self._lock = threading.Lock()
+
+    def reset(self) -> GymObservation:
+        with self._lock:
+            if self._env is not None:
+                self._env.close()
+            task = self.tasks[self._next % len(self.tasks)]
+            self._next += 1
+            self._env = GymEnv(task, self.manager, max_steps=self.max_steps)
+            obs, _ = self._env.reset()
+            self._state = GymState(episode_id=uuid.uuid4().hex, step_count=0, task_id=task.id)
+            return self._observation(obs, done=False, reward=None, outcome={})
+
+    def step(self, action: GymAction) -> GymObservation:
+        with self._lock:
+            if self._env is None:
+                raise RuntimeError("reset() first")
+            obs, reward, terminated, truncated, info = self._env.step(action.action)
+            self._state.step_count += 1
+            done = terminated or truncated
+            return self._observation(obs, done=done, reward=reward if done else None, outcome=info.get("outcome", {}))
+
+    @property
+    def state(self) -> GymState:
+        return self._state
+
+    def close(self) -> None:
+        with self._lock:
+            if self._env is not None:
+                self._env.close()
+                self._env = None
+
+    def _observation(self, obs: dict, done: bool, reward: float | None, outcome: dict) -> GymObservation:
+        task = self._env.task
+        return GymObservation(task_id=task.id, instruction=task.instruction, axtree=obs["axtree"], url=obs["url"],
+                              last_action_error=obs["last_action_error"], step=self._state.step_count, done=done,
+                              reward=reward, outcome=outcome)
+
+
+class GymfactoryEnvClient(HTTPEnvClient[GymAction, GymObservation]):
+    """The OpenEnv HTTP client for this server (what an OpenEnv agent or trainer holds)."""
+
+    def _step_payload(self, action: GymAction) -> dict:
+        return {"action": action.action}
+
+    def _parse_result(self, payload: dict) -> StepResult[GymObservation]:
+        obs = GymObservation(**payload["observation"], done=payload["done"], reward=payload["reward"])
+        return StepResult(observation=obs, reward=payload["reward"], done=payload["done"])
+
+    def _parse_state(self, payload: dict) -> GymState:
+        return GymState(**payload)
+
+
+class OpenEnvServer:
+    """`create_fastapi_app` of openenv-core over a GymfactoryEnvironment, served by uvicorn in a thread."""
+
+    def __init__(self, tasks: list[Task], manager: EnvironmentManager, max_steps: int = 30, host: str = "127.0.0.1",
+                 port: int = 0):
+        self.env = GymfactoryEnvironment(tasks, manager, max_steps)
+        self.app = create_fastapi_app(self.env, GymAction, GymObservation)
+        if port == 0:
+            with socket.socket() as s:
+                s.bind((host, 0))
+                port = s.getsockname()[1]
+        self.host, self.port = host, port
+        self._server = uvicorn.Server(uvicorn.Config(self.app, host=host, port=port, log_level="warning"))
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def start(self) -> "OpenEnvServer":
+        self._thread = threading.Thread(target=self._server.run, daemon=True, name="openenv-server")
+        self._thread.start()
+        deadline = time.monotonic() + 30
+        while not self._server.started:
+            if time.monotonic() > deadline or not self._thread.is_alive():
+                raise RuntimeError(f"the OpenEnv server did not start on {self.url}")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        self.env.close()
+
+    def __enter__(self) -> "OpenEnvServer":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
