@@ -31,19 +31,23 @@ def run(
     verbose: bool = typer.Option(False, help="Show Prefect's logs."),
 ) -> None:
     """Run the whole pipeline: worlds, tasks, validation, review, rollouts, dataset, report."""
-    _prefect_defaults()
-    if not verbose:
-        os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
-    from flows.artifacts import listen
-    from flows.config import PipelineConfig
-    from flows.pipeline import pipeline
+    from flows.options import run_config
 
-    config = PipelineConfig(out=out, tasks=tasks, concurrency=concurrency, seed=seed, provider=provider,
-                            agents=tuple(agent), train=train, fresh=fresh)
+    config = run_config(out=out, tasks=tasks, concurrency=concurrency, seed=seed, provider=provider,
+                        agents=tuple(agent), train=train, fresh=fresh)  # a bad option is one line, before Prefect starts
     if not fresh:
         from flows.workdir import Workdir
 
         Workdir(out).check()  # a corrupt stage marker or store is named (with --fresh as the way out) before Prefect starts
+    from flows.interrupt import on_ctrl_c
+
+    on_ctrl_c(out).install()  # Ctrl-C: one line (what was kept, how to resume), exit 130 within seconds
+    _prefect_defaults()
+    if not verbose:
+        os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+    from flows.artifacts import listen
+    from flows.pipeline import pipeline
+
     console.print(f"[bold]gymfactory run[/bold] -> {out}  (Prefect UI: set PREFECT_API_URL to watch; see README)")
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console) as bars:
         shown: dict[str, int] = {}
@@ -57,6 +61,13 @@ def run(
         report = pipeline(config)
     _summary(report)
     console.print(f"report: {out / 'report.md'}  dataset: {out / 'dataset'}")
+    broken = [a for stage in ("rollouts", "rollouts_trained") for a in report["stages"].get(stage, {}).get("agents", [])
+              if a["attempts"] and a["env_errors"] == a["attempts"]]
+    if broken:  # nothing was measured for these agents: the run failed, whatever else it made
+        names = ", ".join(a["agent"] for a in broken)
+        typer.echo(f"error: every rollout attempt of {names} was an env_error (environment or agent endpoint down?); "
+                   f"see {out / 'rollouts'} and rerun the same command to retry", err=True)
+        raise typer.Exit(1)
 
 
 def _summary(report: dict) -> None:

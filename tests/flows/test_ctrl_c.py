@@ -1,0 +1,92 @@
+"""Ctrl-C on `gymfactory run` (no PREFECT_API_URL: Prefect's temporary server): out within 10 s with one line
+saying what was kept and how to resume; a rerun of that command skips the finished stages and completes;
+a second Ctrl-C does not wait. On the same run folder, an agent whose every attempt is an env_error fails the run."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _env(tmp_path: Path) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("PREFECT_API_URL", "PREFECT_HOME")}
+    return {**env, "GYMFACTORY_HOME": str(tmp_path / "home"), "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
+
+
+def test_ctrl_c_stops_the_run_in_seconds_and_the_same_command_resumes(tmp_path):
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "gymfactory.cli", "run", "--out", str(out), "--tasks", "2", "--agent", "golden",
+               "--concurrency", "2"]
+    proc = subprocess.Popen(command, cwd=ROOT, env=_env(tmp_path), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    synthesized = out / "stages" / "synthesize.json"
+    deadline = time.monotonic() + 300
+    while not (out / "tasks" / "validation.jsonl").is_file() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert proc.poll() is None and synthesized.is_file(), "the run ended or stalled before validation"
+    time.sleep(1.0)  # into validation: browser and app servers up
+    kept = {p.name: p.read_text() for p in (out / "stages").glob("*.json")}
+    sent = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole foreground group
+    _, err = proc.communicate(timeout=60)
+    took = time.monotonic() - sent
+    lines = [line for line in err.decode().splitlines() if line.strip()]
+
+    assert took < 10, f"took {took:.1f}s to stop"
+    assert proc.returncode == 130
+    assert len(lines) == 1, lines[:20]
+    assert lines[0].startswith(f"Interrupted. Kept in {out}: finished stages: worlds, synthesize")
+    assert lines[0].endswith(f"Resume with: gymfactory run --out {out} --tasks 2 --agent golden --concurrency 2")
+    assert not (out / "stages" / "validate.json").exists()  # the interrupted stage does not look finished
+    assert not (out / "report.json").exists()
+
+    resumed = subprocess.run(command, cwd=ROOT, env=_env(tmp_path), capture_output=True, text=True, timeout=600)
+    assert resumed.returncode == 0, resumed.stderr[-3000:]
+    assert {name: (out / "stages" / name).read_text() for name in kept} == kept  # finished stages were skipped
+    assert {"validate.json", "rollouts.json", "dataset.json"} <= {p.name for p in (out / "stages").glob("*.json")}
+    assert (out / "report.json").is_file()
+
+    # the same folder, an agent whose endpoint is down: every attempt is an env_error, and the run says it failed
+    down = {**_env(tmp_path), "OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "OPENAI_API_KEY": "test",
+            "OPENAI_MODEL": "any"}
+    failed = subprocess.run([*command[:-4], "--agent", "openai", "--concurrency", "2"], cwd=ROOT, env=down,
+                            capture_output=True, text=True, timeout=600)
+    assert failed.returncode == 1, failed.stderr[-3000:]
+    assert "error: every rollout attempt of openai was an env_error" in failed.stderr
+
+
+_SLOW_TO_STOP = textwrap.dedent("""
+    import subprocess, sys, time
+    from flows.interrupt import CtrlC
+    child = subprocess.Popen([sys.executable, "-c",
+                              "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); print('up', flush=True); time.sleep(120)"],
+                             stdout=subprocess.PIPE)
+    child.stdout.readline()
+    CtrlC(lambda: "Interrupted. (test)", grace_s=60).install()
+    print(child.pid, flush=True)
+    time.sleep(120)
+""")
+
+
+def test_a_second_ctrl_c_exits_at_once_and_kills_what_is_left(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-c", _SLOW_TO_STOP], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    child = int(proc.stdout.readline())
+    os.kill(proc.pid, signal.SIGINT)  # the child ignores SIGTERM: the first Ctrl-C would wait its 60 s grace
+    time.sleep(1.0)
+    assert proc.poll() is None
+    sent = time.monotonic()
+    os.kill(proc.pid, signal.SIGINT)
+    proc.wait(timeout=10)
+    assert time.monotonic() - sent < 2 and proc.returncode == 130
+    assert proc.stderr.read().decode().strip() == "Interrupted. (test)"
+    time.sleep(0.2)
+    status = Path(f"/proc/{child}/stat")
+    assert not status.exists() or status.read_text().rsplit(")", 1)[1].split()[0] == "Z"
