@@ -58,6 +58,9 @@ class Footprint(BaseModel):
     view_state: dict[str, tuple[str, ...]] = Field(
         default_factory=dict, description="App -> 'table.field' values it declares as view state: ignored."
     )
+    inert_rows: dict[str, dict[str, dict[str, Any]]] = Field(
+        default_factory=dict, description="App -> table -> field values of new rows that have no effect (a cancelled transfer): ignored."
+    )
     met_at_start: tuple[str, ...] = Field(
         default=(), description="Criteria the untouched initial state already meets ('nothing else changed'): no reward on their own."
     )

@@ -1,7 +1,8 @@
 """The footprint guard: the golden run's state diff, and what an attempt changed outside it.
 
 A row is identified by its `id` field, or by its whole content when its table has none. The
-golden run's diff (less the fields the apps declare as view state) is the task's `Footprint`;
+golden run's diff (less the fields the apps declare as view state, and new rows they declare
+inert, such as a cancelled transfer) is the task's `Footprint`;
 an attempt may change only the rows and fields the golden run changed, delete only the rows it
 deleted, and add at most as many rows to a table as it added. Anything else is collateral
 damage, and scoring (`factory.verifiers.scoring.score_final`) fails the attempt for it.
@@ -28,6 +29,7 @@ class AppRules(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     view_state: frozenset[str] = Field(default=frozenset(), description="'table.field' values ignored by the guard.")
+    inert_rows: dict[str, dict[str, Any]] = Field(default_factory=dict, description="Table -> field values of new rows ignored by the guard.")
     consequences: frozenset[str] = Field(default=frozenset(), description="'table.field' or 'table' (new rows) that follow from other changes.")
 
     def follows(self, table: str, field: str | None = None) -> bool:
@@ -39,7 +41,8 @@ class AppRules(BaseModel):
 def app_rules(app: str) -> AppRules:
     """The declarations of the app a task names (a registry name or a package path)."""
     manifest = load_manifest(resolve(app))
-    return AppRules(view_state=frozenset(manifest.view_state), consequences=frozenset(manifest.consequences))
+    return AppRules(view_state=frozenset(manifest.view_state), inert_rows=dict(manifest.inert_rows),
+                    consequences=frozenset(manifest.consequences))
 
 
 class Change(BaseModel):
@@ -63,9 +66,11 @@ def row_key(row: dict[str, Any]) -> str:
     return str(row["id"]) if "id" in row else json.dumps(row, sort_keys=True, default=str)
 
 
-def diff(before: State, after: State, view_state: dict[str, Iterable[str]] | None = None) -> list[Change]:
-    """Every row added, deleted or changed from `before` to `after`; view-state fields do not count."""
+def diff(before: State, after: State, view_state: dict[str, Iterable[str]] | None = None,
+         inert_rows: dict[str, dict[str, dict[str, Any]]] | None = None) -> list[Change]:
+    """Every row added, deleted or changed from `before` to `after`; view-state fields and inert new rows do not count."""
     view_state = {app: set(fields) for app, fields in (view_state or {}).items()}
+    inert_rows = inert_rows or {}
     changes: list[Change] = []
     for app in sorted(set(before) | set(after)):
         ignored = view_state.get(app, set())
@@ -76,7 +81,9 @@ def diff(before: State, after: State, view_state: dict[str, Iterable[str]] | Non
             for key in sorted(set(rows_a) | set(rows_b)):
                 a, b = rows_a.get(key), rows_b.get(key)
                 if a is None:
-                    changes.append(Change(app=app, table=table, key=key, kind="added"))
+                    inert = inert_rows.get(app, {}).get(table)
+                    if not (inert and all(b.get(f) == v for f, v in inert.items())):
+                        changes.append(Change(app=app, table=table, key=key, kind="added"))
                 elif b is None:
                     changes.append(Change(app=app, table=table, key=key, kind="deleted"))
                 else:
@@ -88,9 +95,11 @@ def diff(before: State, after: State, view_state: dict[str, Iterable[str]] | Non
 
 def record(initial: State, golden: State, apps: Iterable[str], met_at_start: Iterable[str] = ()) -> Footprint:
     """The footprint of a golden run: its diff from the initial state, with the apps' view state."""
+    apps = list(apps)
     view_state = {app: tuple(sorted(app_rules(app).view_state)) for app in apps}
+    inert = {app: app_rules(app).inert_rows for app in apps if app_rules(app).inert_rows}
     tables: dict[str, dict[str, dict]] = {}
-    for change in diff(initial, golden, view_state):
+    for change in diff(initial, golden, view_state, inert):
         entry = tables.setdefault(change.app, {}).setdefault(change.table, {"changed": {}, "added": 0, "deleted": []})
         if change.kind == "added":
             entry["added"] += 1
@@ -101,6 +110,7 @@ def record(initial: State, golden: State, apps: Iterable[str], met_at_start: Ite
     return Footprint(
         tables={app: {t: TableChanges(**e) for t, e in by_table.items()} for app, by_table in tables.items()},
         view_state={app: fields for app, fields in view_state.items() if fields},
+        inert_rows=inert,
         met_at_start=tuple(sorted(met_at_start)),
     )
 
@@ -109,7 +119,7 @@ def collateral(footprint: Footprint, initial: State, final: State) -> tuple[str,
     """The changes of an attempt that lie outside the footprint, in words (empty: none)."""
     outside: list[str] = []
     added: dict[tuple[str, str], int] = {}
-    for change in diff(initial, final, footprint.view_state):
+    for change in diff(initial, final, footprint.view_state, footprint.inert_rows):
         allowed = footprint.tables.get(change.app, {}).get(change.table, TableChanges())
         if change.kind == "added":
             added[(change.app, change.table)] = added.get((change.app, change.table), 0) + 1

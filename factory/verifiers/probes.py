@@ -120,7 +120,7 @@ def derive_probes(task: Task, golden: Final) -> list[Probe]:
     """Every probe of `task`, from its golden final (the task must carry its footprint)."""
     rules = {app: app_rules(app) for app in golden.state}
     view_state = task.footprint.view_state if task.footprint else {}
-    changes = diff(golden.initial_state, golden.state, view_state)
+    changes = diff(golden.initial_state, golden.state, view_state, task.footprint.inert_rows if task.footprint else {})
     probes: list[Probe] = []
     probes += _partial(golden, changes, rules)
     probes += _collateral(golden, changes, view_state)

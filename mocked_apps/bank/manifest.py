@@ -26,6 +26,7 @@ MANIFEST = AppManifest(
         PageSpec(path="/statements", title="Statements", description="Monthly statements per account with opening and closing balances."),
         PageSpec(path="/statements/1/2026-01", title="Statement", description="One month of one account: opening, credits, debits, closing, lines."),
     ),
+    inert_rows={"transfer": {"status": "cancelled"}},
     consequences={
         "account.balance": "a payment or transfer confirmed from or to the account",
         "transaction": "a confirmed payment or transfer posting its lines",

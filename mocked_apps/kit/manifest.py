@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -35,6 +37,11 @@ class AppManifest(BaseModel):
         default=(),
         description="'table.field' values that only record what the user looked at (e.g. 'message.read', set on "
         "opening a thread): deterministic, and ignored by the footprint guard of every task.",
+    )
+    inert_rows: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="Table -> field values of a new row that has no effect (e.g. 'transfer': {'status': 'cancelled'}, "
+        "left by a review the user cancelled): ignored by the footprint guard, like view state.",
     )
     consequences: dict[str, str] = Field(
         default_factory=dict,

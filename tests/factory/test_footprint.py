@@ -92,6 +92,18 @@ def test_nothing_else_changed_criteria_earn_no_reward_alone():
     assert half.reward == pytest.approx(0.5 / 1.5)  # the same verdicts, once they are not 'met at start'
 
 
+def test_a_new_row_the_app_declares_inert_is_no_collateral():
+    """A review the agent cancelled leaves a 'cancelled' transfer: the bank declares such rows inert."""
+    before = {"bank": {"transfer": [], "payee": [{"id": 1, "name": "Inkwell Press"}]}}
+    golden = {"bank": {"transfer": [{"id": 1, "status": "confirmed", "amount": 5.0}], "payee": before["bank"]["payee"]}}
+    task = _task(apps=("bank",), footprint=record(before, golden, ["bank"]))
+    assert task.footprint.inert_rows == {"bank": {"transfer": {"status": "cancelled"}}}
+    retried = {"bank": {**golden["bank"], "transfer": [{"id": 1, "status": "cancelled", "amount": 4.0}, {"id": 2, "status": "confirmed", "amount": 5.0}]}}
+    assert collateral(task.footprint, before, retried) == ()
+    twice = {"bank": {**golden["bank"], "transfer": [*golden["bank"]["transfer"], {"id": 2, "status": "pending", "amount": 5.0}]}}
+    assert collateral(task.footprint, before, twice) == ("bank.transfer: more rows added than the task needs (1)",)
+
+
 def test_diff_names_added_deleted_and_changed_rows():
     after = {"mail": {"thread": [GOLDEN["mail"]["thread"][0], {"id": 9, "subject": "new", "starred": False, "folder": "sent"}],
                       "message": GOLDEN["mail"]["message"]}}

@@ -155,6 +155,26 @@ def test_issue_cheats_fail_through_the_footprint_guard(manager, validated, famil
     assert outcome.verdicts == {GUARD_CRITERION: False}
 
 
+def test_an_honest_detour_is_not_collateral(manager, validated):
+    """An agent that cancels its first review and starts over leaves a cancelled transfer: declared inert, it still succeeds."""
+    task = validated[BY_FAMILY["bank.transfer_to_savings"][0].id]
+    session = manager.request(SessionSpec.for_task(task, screenshots=False), Lease(seconds=300))
+    try:
+        session.reset(task)
+        review_then_cancel = task.golden.replace('    env.click("Confirm transfer", role="button")\n',
+                                                 '    env.click("Cancel transfer", role="button")\n')
+        assert review_then_cancel != task.golden
+        detour = review_then_cancel + "\n\n_gf_detour = solve\n\n\n" + task.golden.replace("def solve(env):", "def _gf_again(env):") + (
+            "\n\ndef solve(env):\n    _gf_detour(env)\n    _gf_again(env)\n")
+        _drive(session, detour, task)
+        statuses = sorted(t["status"] for t in session.final().state["bank"]["transfer"])
+        outcome = session.evaluate()
+    finally:
+        session.close()
+    assert statuses == ["cancelled", "confirmed"]
+    assert (outcome.status, outcome.reward) == ("success", 1.0), outcome
+
+
 def _planted(task: Task, name: str, **changes) -> Task:
     return task.model_copy(update={"id": f"{task.id}~{name}", "footprint": None, **changes})
 
