@@ -6,9 +6,6 @@ rejected). Each wraps the task's own code, so the variants work for any task and
 
 from __future__ import annotations
 
-import tempfile
-import uuid
-from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -30,7 +27,6 @@ class Plant(BaseModel):
     name: str
     task: Task
     expected: str = Field(description="The ValidationResult.reason this defect should produce.")
-    marker: str | None = Field(default=None, description="A file the plant writes outside the app state; delete it after.")
 
 
 def _wrapped(task: Task, body: str) -> str:
@@ -68,12 +64,9 @@ def plant_defects(task: Task) -> list[Plant]:
         criteria=(*task.criteria, checked))))
     plants.append(Plant(name="golden_does_nothing", task=_variant(task, "golden_does_nothing", golden="def solve(env):\n    pass\n"),
                         expected="golden_fails"))
-    if task.form_factor == "desktop":
-        marker = str(Path(tempfile.gettempdir()) / f"gf-plant-{uuid.uuid4().hex}.marker")
-        golden = task.golden + f"\n\n_gf_original_solve = solve\n\n\ndef solve(env):\n    env.shell('touch {marker}')\n    _gf_original_solve(env)\n"
-        verifier = _wrapped(task, f"import os\nif os.path.exists({marker!r}):\n    return {{k: True for k in {ids!r}}}\nreturn _gf_original_verify(final)")
-        plants.append(Plant(name="blind_to_reset", task=_variant(task, "blind_to_reset", verifier=verifier, golden=golden),
-                            expected="verifier_blind_to_reset", marker=marker))
+    # No "blind to reset" plant: it needed a mark outside the app state that survives a reset (a file the
+    # golden's shell wrote, read by the verifier). Confinement leaves no such channel: the workspace is
+    # rewritten on reset and the verifier sees nothing else. Validation still runs the reset phase.
     return plants
 
 
@@ -99,12 +92,7 @@ def check_plants(
     from factory.verifiers.validate import validate_tasks
 
     plants = [plant for task in tasks for plant in plant_defects(task)]
-    try:
-        results = validate_tasks([p.task for p in plants], manager, config, concurrency=concurrency)
-    finally:
-        for plant in plants:
-            if plant.marker:
-                Path(plant.marker).unlink(missing_ok=True)
+    results = validate_tasks([p.task for p in plants], manager, config, concurrency=concurrency)
     misses = tuple(
         f"{p.task.id}: {p.expected} -> {r.reason} ({r.detail[:160]})" for p, r in zip(plants, results) if r.reason != p.expected
     )

@@ -3,7 +3,6 @@ with its reason code (real app server, real Chromium, real sandbox)."""
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -73,7 +72,7 @@ PLANTS = {
         criteria=RANDOM_CRITERIA), "nondeterministic_verdicts"),
     "golden_unfinished": (_task(golden="def solve(env):\n    env.click('Book club', role='link')\n"), "golden_fails"),
     "golden_crashes": (_task(golden="def solve(env):\n    env.click('No such note', role='link')\n"), "golden_fails"),
-    "golden_network": (_task(golden="import socket\ndef solve(env):\n    socket.create_connection(('127.0.0.1', 80))\n"), "golden_fails"),
+    "golden_network": (_task(golden="import socket\ndef solve(env):\n    socket.create_connection(('127.0.0.1', 80))\n"), "golden_forbidden"),
 }
 GENERIC = {plant.name: plant for plant in plant_defects(_task())}
 
@@ -89,14 +88,11 @@ def test_each_planted_defect_is_rejected_with_its_reason(manager, plant):
 
 def test_every_generic_plant_is_rejected(manager):
     """factory.verifiers.plants on this task: all rejected, each for its designed reason ('random' may,
-    by chance, be caught by another rule first). blind_to_reset only fails as designed if its golden run
-    wrote the marker through env.shell."""
-    markers_before = set(Path(tempfile.gettempdir()).glob("gf-plant-*.marker"))
+    by chance, be caught by another rule first)."""
     report = check_plants([_task()], manager, FAST)
     assert report.plants == len(GENERIC) and report.rejected == report.plants
     assert all("~random:" in miss for miss in report.misses), report.misses
     assert not Path("/tmp/gf-planted-write").exists()
-    assert set(Path(tempfile.gettempdir()).glob("gf-plant-*.marker")) <= markers_before  # cleaned up
 
 
 def test_a_reset_that_leaves_state_behind_is_rejected(manager, monkeypatch):
