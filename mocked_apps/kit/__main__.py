@@ -7,7 +7,9 @@ environment, where any process on the machine could read it (`/proc/*/cmdline`, 
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import tempfile
 from pathlib import Path
 
 from .package import load_package
@@ -30,8 +32,11 @@ def main(argv: list[str] | None = None) -> None:
     from mocked_apps.registry import resolve
 
     package = load_package(resolve(args.app))
-    app = create_server(package, token, Path(args.data) if args.data else None)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
+    # uvicorn re-raises SIGTERM once it has shut down: exit through Python, so the folder below is removed
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    with tempfile.TemporaryDirectory(prefix=f"gym-{package.name}-") as scratch:  # removed when the server stops
+        app = create_server(package, token, Path(args.data) if args.data else Path(scratch))
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
 
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import httpx
 import pytest
 
@@ -109,3 +111,13 @@ def test_concurrent_creates_of_a_new_seed_all_succeed(notes_server):
         ids = list(pool.map(lambda c: c.create(seed)["instance_id"], clients))
     assert len(set(ids)) == 8
     assert all(notes_server.admin.state(i)["note"][0]["title"] == "race" for i in ids)
+
+
+def test_a_server_started_without_a_data_folder_removes_its_own_when_stopped(tmp_path, monkeypatch):
+    from mocked_apps.kit import AppServer
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))  # the child makes its folder here
+    notes = str(Path(__file__).resolve().parents[1] / "fixtures" / "apps" / "notes")
+    with AppServer(notes):
+        assert len(list(tmp_path.glob("gym-*"))) == 1
+    assert list(tmp_path.glob("gym-*")) == []
