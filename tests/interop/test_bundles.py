@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import gzip
 import io
-import subprocess
-import sys
 import tarfile
 from pathlib import Path
 
@@ -14,9 +12,6 @@ import pytest
 from factory.bundles import BundleTampered, app_mismatches, bundle, load
 from factory.tasks.io import load_tasks, save_tasks
 from factory.tasks.synthesize import SynthConfig, synthesize
-
-ROOT = Path(__file__).resolve().parents[2]
-
 
 @pytest.fixture(scope="module")
 def tasks():
@@ -69,16 +64,19 @@ def test_tampered_bundles_are_refused(tasks, tmp_path):
 
 
 def test_cli_bundles_loads_and_refuses_a_tampered_bundle_in_one_line(tasks, tmp_path):
+    from typer.testing import CliRunner
+
+    from gymfactory.cli import build
+
     save_tasks(tasks, tmp_path / "tasks.jsonl")
-    cli = [sys.executable, "-m", "gymfactory.cli", "tasks"]
-    made = subprocess.run([*cli, "bundle", str(tmp_path / "tasks.jsonl"), "--name", "demo", "--out", str(tmp_path / "b")],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert made.returncode == 0 and "version 1, 3 tasks" in made.stdout, made.stderr
+    runner, root = CliRunner(), build()
+    made = runner.invoke(root, ["tasks", "bundle", str(tmp_path / "tasks.jsonl"), "--name", "demo", "--out", str(tmp_path / "b")])
+    assert made.exit_code == 0 and "version 1, 3 tasks" in made.stdout, made.output
     path = tmp_path / "b" / "demo-v1.tar.gz"
-    loaded = subprocess.run([*cli, "load", str(path), "--out", str(tmp_path / "back.jsonl")], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert loaded.returncode == 0, loaded.stderr
+    loaded = runner.invoke(root, ["tasks", "load", str(path), "--out", str(tmp_path / "back.jsonl")])
+    assert loaded.exit_code == 0, loaded.output
     assert [t.model_dump() for t in load_tasks(tmp_path / "back.jsonl")] == [t.model_dump() for t in sorted(tasks, key=lambda t: t.id)]
     bad = _rewrite(path, "tasks.jsonl", lambda b: b.replace(b"def verify", b"def verify_", 1))
-    refused = subprocess.run([*cli, "load", str(bad)], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert refused.returncode == 2 and refused.stderr.startswith("error: ") and "refused" in refused.stderr
+    refused = runner.invoke(root, ["tasks", "load", str(bad)])
+    assert refused.exit_code == 2 and refused.stderr.startswith("error: ") and "refused" in refused.stderr
     assert len(refused.stderr.strip().splitlines()) == 1
