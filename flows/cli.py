@@ -65,8 +65,8 @@ def run(
               if a["attempts"] and a["env_errors"] == a["attempts"]]
     if broken:  # nothing was measured for these agents: the run failed, whatever else it made
         names = ", ".join(a["agent"] for a in broken)
-        typer.echo(f"error: every rollout attempt of {names} was an env_error (environment or agent endpoint down?); "
-                   f"see {out / 'rollouts'} and rerun the same command to retry", err=True)
+        typer.echo(f"error: every rollout attempt of {names} was an env_error (its environment or endpoint was down); "
+                   f"the reasons are in {out / 'rollouts'}/<agent>.jsonl", err=True)
         raise typer.Exit(1)
 
 
