@@ -125,8 +125,8 @@ def _validation(tasks: list[Task], evidence: RunEvidence) -> list[str]:
         reasons = Counter(r.reason for r in results if not r.accepted)
         probes = [r.probes for r in results if r.task_id in ids]
         lines += [f"Validated {len(results)} synthesized tasks, accepted {sum(r.accepted for r in results)}; "
-                  f"the {len(tasks)} here failed {sum(probes)} adversarial probes in all "
-                  f"({sum(probes) / max(1, len(probes)):.1f} per task) while their golden runs passed.", ""]
+                  f"the verifiers of the {len(tasks)} here rejected {sum(probes)} adversarial probes in all "
+                  f"({sum(probes) / max(1, len(probes)):.1f} per task) and passed their golden runs.", ""]
         if reasons:
             lines += [_table(("rejected because", "tasks"), reasons.most_common()), ""]
     else:
