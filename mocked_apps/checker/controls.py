@@ -20,8 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .crawl import PageProbe, pattern, relative
 
-CLICKS_PER_FAMILY = 2
-"""Controls clicked per `Control.family`."""
+CLICKS_PER_FAMILY = {"desktop": 2, "phone": 1}
+"""Controls clicked per `Control.family`, by viewport: the phone size re-checks what layout can break
+(hidden, covered or phone-only controls) with one member of each family; desktop samples two."""
 LINKS_PER_PATTERN = 3
 """Links opened (over HTTP) per target pattern, e.g. three of the hundred '/transaction/{n}' links."""
 SELECTOR = "a[href], button, input[type=submit], input[type=button], [role=button], [onclick], summary"
@@ -312,7 +313,7 @@ def explore(
     dirty = False
     families: Counter[tuple] = Counter()
     for control in todo:
-        if families[control.family] >= CLICKS_PER_FAMILY:
+        if families[control.family] >= CLICKS_PER_FAMILY.get(label, 2):
             repeats += 1
             continue
         if time.monotonic() > deadline:
