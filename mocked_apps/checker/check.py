@@ -51,6 +51,7 @@ def check_app(
     start = time.monotonic()
     results: dict[str, LawResult] = {}
     server: AppServer | None = None
+    lane("phone")  # its Chromium (first use in this process) launches while the app server starts
     try:
         server = AppServer(resolve(ref)).start()
         manifest = server.admin.manifest()
