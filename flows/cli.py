@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+
+if TYPE_CHECKING:
+    from flows.config import PipelineConfig
 
 console = Console()
 flows_app = typer.Typer(help="Prefect flows: serve them as deployments for the Prefect UI.", no_args_is_help=True)
@@ -39,12 +44,20 @@ def run(
         from flows.workdir import Workdir
 
         Workdir(out).check()  # a corrupt stage marker or store is named (with --fresh as the way out) before Prefect starts
-    from flows.interrupt import on_ctrl_c
+    from flows.interrupt import on_ctrl_c, scratch_folder
 
-    on_ctrl_c(out).install()  # Ctrl-C: one line (what was kept, how to resume), exit 130 within seconds
+    with scratch_folder() as scratch:
+        on_ctrl_c(out, scratch).install()  # Ctrl-C: one line (what was kept, how to resume), exit 130 within seconds
+        _run(config, verbose)
+
+
+def _run(config: PipelineConfig, verbose: bool) -> None:
+    """The pipeline under Prefect, with progress bars, then the summary; exit 1 if an agent measured nothing."""
+    out = config.out
     _prefect_defaults()
-    if not verbose:
+    if not verbose:  # the env var for the processes Prefect starts; the logger, in case Prefect was imported already
         os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+        logging.getLogger("prefect").setLevel(os.environ["PREFECT_LOGGING_LEVEL"])
     from flows.artifacts import listen
     from flows.pipeline import pipeline
 

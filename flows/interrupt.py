@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import signal
 import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 EXIT_CODE = 130  # the shell's code for "ended by SIGINT"
@@ -102,8 +105,8 @@ def _signal(pid: int, sig: int) -> None:
 class CtrlC:
     """Installs the SIGINT handling of one `gymfactory run` (call `install()` in the main thread)."""
 
-    def __init__(self, message: Callable[[], str], grace_s: float = 2.0):
-        self.message, self.grace_s = message, grace_s
+    def __init__(self, message: Callable[[], str], grace_s: float = 2.0, scratch: Path | None = None):
+        self.message, self.grace_s, self.scratch = message, grace_s, scratch
 
     def install(self) -> None:
         signal.signal(signal.SIGINT, self._first)
@@ -115,6 +118,8 @@ class CtrlC:
         for fd in (1, 2):  # the rest of this process's dying words (progress bars, Prefect's crash reports)
             os.dup2(devnull, fd)
         stop_descendants(self.grace_s)
+        if self.scratch is not None:  # the run's temporary folders: nothing is left to close them
+            shutil.rmtree(self.scratch, ignore_errors=True)
         os._exit(EXIT_CODE)
 
     @staticmethod
@@ -125,7 +130,27 @@ class CtrlC:
         os._exit(EXIT_CODE)
 
 
-def on_ctrl_c(out: Path, argv: list[str] | None = None) -> CtrlC:
-    """The handler of `gymfactory run --out OUT ...`: its one line names what was kept and the resume command."""
+def on_ctrl_c(out: Path, scratch: Path | None = None, argv: list[str] | None = None) -> CtrlC:
+    """The handler of `gymfactory run --out OUT ...`: its one line names what was kept and the resume command;
+    `scratch` (the run's temporary folder) is removed once every process is stopped."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    return CtrlC(lambda: f"Interrupted. Kept in {out}: {kept(out)}. Resume with: {resume_command(argv)}")
+    return CtrlC(lambda: f"Interrupted. Kept in {out}: {kept(out)}. Resume with: {resume_command(argv)}", scratch=scratch)
+
+
+@contextmanager
+def scratch_folder() -> Iterator[Path]:
+    """One temporary folder for the whole run (TMPDIR of this process and of every process it starts), removed at
+    the end, so app data, workspaces and browser profiles never outlive the run, even after a Ctrl-C."""
+    folder = Path(tempfile.mkdtemp(prefix="gym-run-"))
+    folder.chmod(0o711)  # confined code runs as another uid: it must reach the folders made for it here
+    previous = os.environ.get("TMPDIR"), tempfile.tempdir
+    os.environ["TMPDIR"], tempfile.tempdir = str(folder), str(folder)
+    try:
+        yield folder
+    finally:
+        if previous[0] is None:
+            os.environ.pop("TMPDIR", None)
+        else:
+            os.environ["TMPDIR"] = previous[0]
+        tempfile.tempdir = previous[1]
+        shutil.rmtree(folder, ignore_errors=True)

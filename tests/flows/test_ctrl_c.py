@@ -5,26 +5,39 @@ a second Ctrl-C does not wait. On the same run folder, an agent whose every atte
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _env(tmp_path: Path) -> dict:
+@pytest.fixture
+def own_tmp():
+    """A TMPDIR of the run's own, to see what it leaves; in /tmp, since confined code (another uid) must reach into it."""
+    folder = Path(tempfile.mkdtemp(prefix="ctrl-c-test-", dir="/tmp"))
+    folder.chmod(0o711)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _env(tmp_path: Path, tmp: Path) -> dict:
     env = {k: v for k, v in os.environ.items() if k not in ("PREFECT_API_URL", "PREFECT_HOME")}
-    return {**env, "GYMFACTORY_HOME": str(tmp_path / "home"), "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
+    return {**env, "GYMFACTORY_HOME": str(tmp_path / "home"), "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "TMPDIR": str(tmp)}
 
 
-def test_ctrl_c_stops_the_run_in_seconds_and_the_same_command_resumes(tmp_path):
+def test_ctrl_c_stops_the_run_in_seconds_and_the_same_command_resumes(tmp_path, own_tmp):
     out = tmp_path / "run"
     command = [sys.executable, "-m", "gymfactory.cli", "run", "--out", str(out), "--tasks", "2", "--agent", "golden",
                "--concurrency", "2"]
-    proc = subprocess.Popen(command, cwd=ROOT, env=_env(tmp_path), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    proc = subprocess.Popen(command, cwd=ROOT, env=_env(tmp_path, own_tmp), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             start_new_session=True)
     synthesized = out / "stages" / "synthesize.json"
     deadline = time.monotonic() + 300
@@ -46,15 +59,16 @@ def test_ctrl_c_stops_the_run_in_seconds_and_the_same_command_resumes(tmp_path):
     assert lines[0].endswith(f"Resume with: gymfactory run --out {out} --tasks 2 --agent golden --concurrency 2")
     assert not (out / "stages" / "validate.json").exists()  # the interrupted stage does not look finished
     assert not (out / "report.json").exists()
+    assert list(own_tmp.iterdir()) == []  # app data, workspaces, browser profile: gone with the run
 
-    resumed = subprocess.run(command, cwd=ROOT, env=_env(tmp_path), capture_output=True, text=True, timeout=600)
+    resumed = subprocess.run(command, cwd=ROOT, env=_env(tmp_path, own_tmp), capture_output=True, text=True, timeout=600)
     assert resumed.returncode == 0, resumed.stderr[-3000:]
     assert {name: (out / "stages" / name).read_text() for name in kept} == kept  # finished stages were skipped
     assert {"validate.json", "rollouts.json", "dataset.json"} <= {p.name for p in (out / "stages").glob("*.json")}
     assert (out / "report.json").is_file()
 
     # the same folder, an agent whose endpoint is down: every attempt is an env_error, and the run says it failed
-    down = {**_env(tmp_path), "OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "OPENAI_API_KEY": "test",
+    down = {**_env(tmp_path, own_tmp), "OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "OPENAI_API_KEY": "test",
             "OPENAI_MODEL": "any"}
     failed = subprocess.run([*command[:-4], "--agent", "openai", "--concurrency", "2"], cwd=ROOT, env=down,
                             capture_output=True, text=True, timeout=600)
