@@ -7,6 +7,7 @@ environment, where any process on the machine could read it (`/proc/*/cmdline`, 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import signal
 import sys
 import tempfile
@@ -34,8 +35,9 @@ def main(argv: list[str] | None = None) -> None:
     package = load_package(resolve(args.app))
     # uvicorn re-raises SIGTERM once it has shut down: exit through Python, so the folder below is removed
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    with tempfile.TemporaryDirectory(prefix=f"gym-{package.name}-") as scratch:  # removed when the server stops
-        app = create_server(package, token, Path(args.data) if args.data else Path(scratch))
+    own = tempfile.TemporaryDirectory(prefix=f"gym-{package.name}-") if not args.data else contextlib.nullcontext(args.data)
+    with own as data:  # a folder made here is removed when the server stops
+        app = create_server(package, token, Path(data))
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
 
 
