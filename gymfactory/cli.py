@@ -50,6 +50,10 @@ class _Root(TyperGroup):
         except ConfinementUnavailable as err:
             typer.echo(f"error: {err}", err=True)
             raise typer.Exit(3) from None
+        except typer.BadParameter as err:  # a bad option value or a missing option: one line too, not a panel
+            where = err.ctx.command_path if err.ctx else "gymfactory"
+            typer.echo(f"error: {where}: {' '.join(err.format_message().split())} (see {where} --help)", err=True)
+            raise typer.Exit(2) from None
 
 
 def _root_options(

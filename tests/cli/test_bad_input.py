@@ -154,3 +154,13 @@ def test_a_corrupt_store_in_a_run_folder_is_named_before_the_run_starts_and_fres
     Workdir(out).reset()  # what --fresh does first: starting over also forgets the stored attempts
     assert not store.exists()
     Workdir(out).check()
+
+
+@pytest.mark.parametrize("args, says", [
+    (("rollout", "--agent", "golden", "--tasks", str(TASK), "--form-factor", "tablet"), "Invalid value for --form-factor"),
+    (("rollout", "--tasks", str(TASK)), "Missing option '--agent'"),
+], ids=["bad-value", "missing-option"])
+def test_option_errors_are_one_line_naming_the_command(home, args, says):
+    result = cli(*args)
+    line = error_line(result)
+    assert result.exit_code == 2 and says in line and "gymfactory rollout --help" in line
