@@ -77,19 +77,10 @@ def _outside(path, dir_fd=None, _root="/", _realpath=os.path.realpath, _fspath=o
     return not (full == _root or full.startswith(_root + "/"))
 
 
-def _unreadable(path, _roots=(), _realpath=os.path.realpath, _fspath=os.fspath):
+def _unreadable(path, _roots=(), _outside=_outside):
     """Whether `path` lies outside every folder the child may read (scratch, the stdlib, time zones)."""
-    if isinstance(path, int):
-        return False
-    try:
-        path = _fspath(path)
-    except TypeError:
-        return True
-    if isinstance(path, bytes):
-        path = path.decode("utf-8", "surrogateescape")
-    full = _realpath(path)
     for root in _roots:
-        if full == root or full.startswith(root + "/"):
+        if not _outside(path, None, root):
             return False
     return True
 
