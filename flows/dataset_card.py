@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from factory.tasks.diversity import diversity_report
 from factory.tasks.schema import Task
+from runtime import confine
 from runtime.actions import action_space_doc
 from runtime.session import SCORED
 
@@ -99,7 +100,9 @@ def render(tasks: list[Task], evidence: RunEvidence, facts: CardFacts) -> str:
              f"Near-duplicates (same family and the same expected change, or instruction shingle Jaccard >= {diversity.threshold:g}): "
              f"{100 * diversity.near_duplicate_rate:.1f}% of tasks; synthesis drops them before validation.", "",
              _table(("scenario", "tasks"), sorted(diversity.by_scenario.items()))]
-    body += ["", "## Validation and reference agents", "", *_validation(tasks, evidence)]
+    body += ["", "## Validation and reference agents", "",
+             f"Verifier code, golden code and agent shell commands ran {confine.mode()} (see docs/security.md).", "",
+             *_validation(tasks, evidence)]
     body += ["", "## How to run a row", "",
              "In a checkout of gymfactory (`pip install -e .`, `playwright install chromium`, bubblewrap installed):", "",
              RUN_BLOCK.format(source=facts.source, split=split)]
@@ -109,7 +112,8 @@ def render(tasks: list[Task], evidence: RunEvidence, facts: CardFacts) -> str:
              "The verifier returns `{criterion_id: bool}`. `reward = sum(w_j * b_j) / sum(w_j)` over the row's "
              "`criteria` (weights `weight`); `success = product of b_j over required criteria`. An attempt that changes "
              "app state outside the golden run's footprint fails the required system criterion `no_collateral_changes` "
-             "(reward 0). Attempts that end in `env_error` (infrastructure) are never scored."]
+             "(reward 0); one that floods its workspace past its cap fails `workspace_within_limits` (reward 0). "
+             "Attempts that end in `env_error` (infrastructure) are never scored."]
     body += ["", "## Columns", "", _COLUMNS, "", "## Licence", "", f"Data: {facts.license}. The tasks are synthetic: "
              "people, companies and amounts are invented.", "", "## Reproduce", "",
              f"`{facts.reproduce or 'gymfactory run --out RUN'}`, then `gymfactory publish RUN --repo ORG/NAME`. "

@@ -19,3 +19,20 @@ def test_two_exports_named_dataset_each_load_their_own_rows(tmp_path):
     assert (len(a), len(b)) == (2, 5)
     assert a[0]["demonstration"] == [{"action": "click(3)", "url": "", "axtree": ""}] and json.loads(a[0]["task"])["id"] == tasks[0].id
     assert "configs:" in (tmp_path / "b" / "dataset" / "README.md").read_text()
+
+
+def test_the_card_says_how_untrusted_code_ran(tmp_path, monkeypatch):
+    from runtime import confine
+
+    tasks = synthesize(SynthConfig(n=2, seed=3))
+    card = (export(tasks, tmp_path / "dataset") / "README.md").read_text()
+    assert f"ran {confine.mode()}" in card and "workspace_within_limits" in card
+    monkeypatch.setenv("PATH", str(tmp_path))  # a machine without bwrap, where the user opted out
+    monkeypatch.setenv(confine.UNSAFE_ENV, "1")
+    confine._probe.cache_clear()
+    try:
+        card = (export(tasks, tmp_path / "unsafe") / "README.md").read_text()
+    finally:
+        monkeypatch.undo()
+        confine._probe.cache_clear()
+    assert "UNCONFINED (--unsafe-no-confinement" in card
