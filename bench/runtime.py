@@ -56,17 +56,23 @@ def _throughput(manager: EnvironmentManager, task: Task, sessions: int, steps: i
     errors: list[BaseException] = []
 
     def drive(session):
-        session.reset(task)
-        ready.wait()
         try:
+            session.reset(task)
+            ready.wait()
             for i in range(steps):
                 session.step("click(1)" if i % 2 else "scroll(0, 200)")
+        except threading.BrokenBarrierError:
+            return  # another session failed to start; its error is reported
         except BaseException as err:  # reported after the run
             errors.append(err)
+            ready.abort()  # never leave the others (or the timer) waiting on a session that will not come
 
     threads = [threading.Thread(target=drive, args=(s,)) for s in opened]
     [t.start() for t in threads]
-    ready.wait()
+    try:
+        ready.wait()
+    except threading.BrokenBarrierError:
+        pass
     began = time.perf_counter()
     [t.join() for t in threads]
     wall = time.perf_counter() - began

@@ -152,10 +152,20 @@ async def _new_page(context):
     return page
 
 
+_CAPTURE_TRIES = 4
+
+
 async def screenshot_png(page) -> bytes:
     """The viewport as PNG, through CDP with Chromium's fast encoder (about 2x Playwright's screenshot)."""
-    result = await page.gym_cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
-    return base64.b64decode(result["data"])
+    for attempt in range(_CAPTURE_TRIES):
+        try:
+            result = await page.gym_cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
+            return base64.b64decode(result["data"])
+        except PlaywrightError as err:  # no frame yet (the compositor is between frames): a moment later there is one
+            if "Unable to capture screenshot" not in str(err) or attempt == _CAPTURE_TRIES - 1:
+                raise
+            await asyncio.sleep(0.05 * (attempt + 1))
+    raise AssertionError("unreachable")
 
 
 class ChromiumPage:
