@@ -15,13 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from runtime import confine
 from runtime.backends.local import LocalBackend
 from runtime.manager import EnvironmentManager, SessionSpec
 from runtime.shell import MAX_WORKSPACE_BYTES, WORKSPACE_CRITERION
 from tests.runtime.notes_tasks import NOTES, create_note_task
-
-pytestmark = pytest.mark.skipif(not confine.available(), reason="bubblewrap cannot run here (scripts/install.sh installs it)")
 
 
 @pytest.fixture(scope="module")
