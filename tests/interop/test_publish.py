@@ -84,12 +84,13 @@ def test_changed_content_dry_run_writes_nothing_then_one_commit_replaces_the_dat
         publish(PublishConfig(run=run_folder, repo=REPO, revision="v2"))
 
 
-def test_no_token_is_one_line_before_anything_is_written(hub, hub_env, run_folder, monkeypatch):
-    from huggingface_hub import get_token
+def test_no_token_is_one_line_before_anything_is_written(hub, hub_env, run_folder, monkeypatch, tmp_path):
+    from huggingface_hub import constants, get_token
 
     monkeypatch.delenv("HF_TOKEN")
-    if get_token() is not None:
-        pytest.skip("a huggingface_hub login exists on this machine")
+    monkeypatch.setattr(constants, "HF_TOKEN_PATH", str(tmp_path / "no-login" / "token"))  # hide any real login
+    monkeypatch.setattr(constants, "HF_STORED_TOKENS_PATH", str(tmp_path / "no-login" / "stored_tokens"))
+    assert get_token() is None
     before = list(hub.requests)
     with pytest.raises(PublishError, match="HF_TOKEN"):
         publish(PublishConfig(run=run_folder, repo="gym-org/other"))
