@@ -74,6 +74,7 @@ def render(tasks: list[Task], evidence: RunEvidence, facts: CardFacts) -> str:
     by_app = Counter(a for t in tasks for a in t.apps)
     by_family = Counter((t.meta.family, t.meta.cross_app) for t in tasks)
     by_diff = Counter(t.meta.difficulty for t in tasks)
+    by_capability = Counter(c for t in tasks for c in t.meta.capabilities)
     body = [
         "# gymfactory tasks", "",
         f"{len(tasks)} verified tasks for GUI agents over the mocked apps {', '.join(sorted(by_app)) or '-'}, made by "
@@ -94,7 +95,9 @@ def render(tasks: list[Task], evidence: RunEvidence, facts: CardFacts) -> str:
     body += ["", "## Counts", "", "By app (a cross-app task counts for each of its apps):", "",
              _table(("app", "tasks", "version"), [(a, n, facts.app_versions.get(a, "?")) for a, n in sorted(by_app.items())]),
              "", "By family:", "", _table(("family", "tasks", "cross-app"), [(f, n, "yes" if x else "no") for (f, x), n in sorted(by_family.items())]),
-             "", "By difficulty:", "", _table(("difficulty", "tasks"), sorted(by_diff.items()))]
+             "", "By difficulty:", "", _table(("difficulty", "tasks"), sorted(by_diff.items())),
+             "", "By capability (a task counts for each capability its family exercises):", "",
+             _table(("capability", "tasks"), sorted(by_capability.items()) or [("-", 0)])]
     diversity = diversity_report(tasks)
     body += ["", "## Diversity", "", f"{diversity.tasks} tasks from {diversity.worlds} distinct worlds in {len(diversity.by_scenario)} scenarios. "
              f"Near-duplicates (same family and the same expected change, or instruction shingle Jaccard >= {diversity.threshold:g}): "
@@ -104,7 +107,7 @@ def render(tasks: list[Task], evidence: RunEvidence, facts: CardFacts) -> str:
              f"Verifier code, golden code and agent shell commands ran {confine.mode()} (see docs/security.md).", "",
              *_validation(tasks, evidence)]
     body += ["", "## How to run a row", "",
-             "In a checkout of gymfactory (`pip install -e .`, `playwright install chromium`, bubblewrap installed):", "",
+             "In a checkout of gymfactory, set up by its `scripts/install.sh` (Debian's Chromium, bubblewrap, the virtual environment):", "",
              RUN_BLOCK.format(source=facts.source, split=split)]
     body += ["", "## Action language", "", "One action per step, as text (the `demonstration` column uses the same):", "",
              action_space_doc("desktop"), "", "`shell` exists on desktop tasks only (the workspace folder)."]
@@ -162,6 +165,7 @@ _COLUMNS = """| column | type | meaning |
 | `files` | list of {path, text} | workspace files |
 | `verifier`, `golden` | string | Python source of `verify(final)` and `solve(env)` |
 | `family`, `difficulty`, `provenance`, `cross_app` | string, string, string, bool | kind and origin |
+| `capabilities` | list of string | what the task exercises (search, form_fill, cross_app, ...) |
 | `demonstration` | list of {action, url, axtree} | the golden run: each action and the observation it was taken on (empty text when not recorded) |
 | `outcomes` | struct | validation (accepted, probes failed, seconds), golden reward/success, too_easy, per-agent results |
 | `gymfactory_version` | string | version that made the row |

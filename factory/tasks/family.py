@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from factory.worlds.model import World
 from gymfactory.registry import UnknownName, check_name
 
-from .schema import Criterion
+from .schema import Capability, Criterion
 
 
 class Requirements(BaseModel):
@@ -48,6 +48,7 @@ class Family(ABC):
     apps: ClassVar[tuple[str, ...]]
     description: ClassVar[str]
     difficulty: ClassVar[Literal["easy", "medium", "hard"]] = "medium"
+    capabilities: ClassVar[tuple[Capability, ...]] = ()
     golden_template: ClassVar[str]
     verifier_template: ClassVar[str]
 

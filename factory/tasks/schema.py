@@ -18,6 +18,25 @@ class Criterion(BaseModel):
     required: bool = Field(default=True, description="Success needs every required criterion.")
 
 
+Capability = Literal[
+    "navigate",       # find the right app section or page
+    "search",         # use a search box to find a record
+    "filter_sort",    # narrow or order a list (filters, sort, tabs)
+    "read_answer",    # read a value off the UI and answer it in text
+    "form_fill",      # type values into form fields
+    "select_option",  # choose among options (selects, radios, pickers)
+    "date_time",      # pick or type dates and times
+    "confirm",        # multi-step flows: review, confirm, wizard steps
+    "compute",        # arithmetic over what is shown (totals, shares, differences)
+    "cross_app",      # carry a fact from one app into another
+    "disambiguate",   # pick the right record among similar ones (distractors)
+    "multi_item",     # act on several records in one task
+]
+"""What a task exercises, for success-by-capability reports, diagnosis and targeted regeneration."""
+
+CAPABILITIES: tuple[str, ...] = Capability.__args__  # type: ignore[attr-defined]
+
+
 class TaskMeta(BaseModel):
     """Where a task came from and what kind it is."""
 
@@ -28,6 +47,7 @@ class TaskMeta(BaseModel):
     provenance: str = Field(default="template", description="'template', 'hand', or 'llm:<model>'.")
     parents: tuple[str, ...] = Field(default=(), description="Ids of tasks this one was derived from.")
     cross_app: bool = False
+    capabilities: tuple[Capability, ...] = Field(default=(), description="What the task exercises (the family declares it).")
 
 
 class TableChanges(BaseModel):

@@ -167,5 +167,6 @@ def build_task(family: Family, req: Requirements, world: World, author: Author, 
         criteria=req.criteria,
         verifier=verifier,
         golden=golden,
-        meta=TaskMeta(family=family.name, difficulty=req.difficulty, provenance=author.name, cross_app=family.cross_app),
+        meta=TaskMeta(family=family.name, difficulty=req.difficulty, provenance=author.name, cross_app=family.cross_app,
+                      capabilities=family.capabilities),
     )

@@ -56,6 +56,13 @@ def test_every_family_is_synthesized_in_three_worlds():
         assert len({t.world for t in tasks}) >= WORLDS, (name, [t.world for t in tasks])
 
 
+def test_every_family_declares_what_it_exercises():
+    for name, family in FAMILIES.items():
+        assert family.capabilities, f"{name} declares no capabilities"
+        assert all(t.meta.capabilities == family.capabilities for t in BY_FAMILY[name])
+    assert all("cross_app" in f.capabilities for f in FAMILIES.values() if f.cross_app)
+
+
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_every_family_validates_in_three_worlds_with_probes(validated, family):
     for task in BY_FAMILY[family]:

@@ -27,6 +27,7 @@ def test_columns_are_nested_features_with_outcomes_versions_and_splits(dataset_f
     assert {k: v for k, v in row["answer_context"].items() if v is not None} == task.answer_context
     assert row["outcomes"]["accepted"] is True and row["outcomes"]["probes_failed"] > 0 and row["outcomes"]["golden_reward"] == 1.0
     assert row["app_versions"][0]["app"] == "mail" and len(row["app_versions"][0]["digest"]) == 64
+    assert row["capabilities"] == list(task.meta.capabilities) == ["search", "disambiguate"]
     assert row["gymfactory_version"] and row["demonstration"] and row["demonstration"][0]["action"]
     features = ds["train"].features
     assert not isinstance(features["criteria"], datasets.Value) and not isinstance(features["seed"], datasets.Value)
@@ -35,6 +36,8 @@ def test_columns_are_nested_features_with_outcomes_versions_and_splits(dataset_f
 def test_card_states_counts_reward_and_actions(dataset_folder):
     card = (dataset_folder / "README.md").read_text()
     assert "| mail.star_invoice_email | 1 | no |" in card and "| drive | 1 |" in card
+    # star_invoice_email and rename_document both exercise search and disambiguate; only rename fills a form
+    assert "| search | 2 |" in card and "| disambiguate | 2 |" in card and "| form_fill | 1 |" in card
     assert "reward = sum(w_j * b_j) / sum(w_j)" in card and "fill(12, \"text\")" in card
     assert "license: cc-by-4.0" in card and "split: heldout" in card and "Validated 2 synthesized tasks, accepted 2" in card
 

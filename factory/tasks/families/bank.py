@@ -27,6 +27,7 @@ class TransferToSavings(Family):
     apps = ("bank",)
     description = "Transfer an amount from checking to savings, through the review step."
     difficulty = "medium"
+    capabilities = ('navigate', 'form_fill', 'select_option', 'confirm')
 
     def requirements(self, world: World, rng: random.Random) -> Requirements | None:
         amount = float(rng.choice([250, 500, 750, 1000, 1200, 1500, 2000, 2500]))

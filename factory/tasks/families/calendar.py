@@ -32,6 +32,7 @@ class RsvpYes(Family):
     apps = ("calendar",)
     description = "Accept a pending invitation to a meeting."
     difficulty = "easy"
+    capabilities = ('navigate', 'disambiguate')
 
     def requirements(self, world: World, rng: random.Random) -> Requirements | None:
         titles = Counter(m.title for m in world.meetings)
@@ -76,6 +77,7 @@ class BookMeeting(Family):
     apps = ("calendar",)
     description = "Create an event at a given time with a colleague as guest."
     difficulty = "medium"
+    capabilities = ('form_fill', 'date_time', 'select_option')
 
     def requirements(self, world: World, rng: random.Random) -> Requirements | None:
         colleagues = [p for p in world.people if p.org == world.person(world.user).org and p.id != world.user]

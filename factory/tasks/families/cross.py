@@ -96,6 +96,7 @@ class ReplyWithInvoiceTotal(Family):
     apps = ("mail", "drive")
     description = "Reply to a vendor's invoice email with the total of the invoice, read from the drive."
     difficulty = "medium"
+    capabilities = ('cross_app', 'search', 'read_answer', 'form_fill')
 
     def requirements(self, world: World, rng: random.Random) -> Requirements | None:
         inv = pick(rng, open_invoices(world))
@@ -133,6 +134,7 @@ class PayInvoiceFromDrive(Family):
     apps = ("drive", "bank")
     description = "Pay an invoice found in the drive in full from checking, with its number as the memo."
     difficulty = "hard"
+    capabilities = ('cross_app', 'search', 'form_fill', 'confirm')
 
     def requirements(self, world: World, rng: random.Random) -> Requirements | None:
         inv = pick(rng, open_invoices(world))
@@ -170,6 +172,7 @@ class PayAndConfirm(Family):
     apps = ("mail", "drive", "bank")
     description = "Pay an invoice that arrived by email (amount from the drive) and reply to the vendor to confirm."
     difficulty = "hard"
+    capabilities = ('cross_app', 'search', 'form_fill', 'confirm', 'multi_item')
 
     def requirements(self, world: World, rng: random.Random) -> Requirements | None:
         inv = pick(rng, open_invoices(world))
@@ -204,6 +207,7 @@ class MeetEveryoneOnThread(Family):
     apps = ("mail", "calendar")
     description = "Schedule a meeting with everyone on an email thread, at a free slot."
     difficulty = "hard"
+    capabilities = ('cross_app', 'search', 'date_time', 'multi_item')
 
     def requirements(self, world: World, rng: random.Random) -> Requirements | None:
         threads: dict[str, list] = {}
@@ -276,6 +280,7 @@ class LogPaymentInDrive(Family):
     apps = ("bank", "drive")
     description = "Find the latest invoice payment in the bank and add it to the Invoice log table in the drive."
     difficulty = "hard"
+    capabilities = ('cross_app', 'filter_sort', 'read_answer', 'form_fill')
 
     def requirements(self, world: World, rng: random.Random) -> Requirements | None:
         fact = next((f for f in world.facts if f.key == "invoice_log.unlogged"), None)

@@ -16,6 +16,7 @@ class RenameDocument(Family):
     apps = ("drive",)
     description = "Rename a document to a given name."
     difficulty = "easy"
+    capabilities = ('search', 'disambiguate', 'form_fill')
 
     def requirements(self, world: World, rng: random.Random) -> Requirements | None:
         names = [d.name for d in world.documents]
@@ -57,6 +58,7 @@ class InvoiceDueDate(Family):
     apps = ("drive",)
     description = "Look up when an invoice is due and answer with the date."
     difficulty = "easy"
+    capabilities = ('search', 'read_answer', 'disambiguate')
 
     def requirements(self, world: World, rng: random.Random) -> Requirements | None:
         inv = pick(rng, open_invoices(world))

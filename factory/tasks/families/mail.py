@@ -16,6 +16,7 @@ class StarInvoiceEmail(Family):
     apps = ("mail",)
     description = "Star the email that carried a given vendor's invoice."
     difficulty = "easy"
+    capabilities = ('search', 'disambiguate')
 
     def requirements(self, world: World, rng: random.Random) -> Requirements | None:
         inv = pick(rng, open_invoices(world))
@@ -64,6 +65,7 @@ class ForwardInvoice(Family):
     apps = ("mail",)
     description = "Forward a vendor's invoice email, attachment included, to a colleague."
     difficulty = "medium"
+    capabilities = ('search', 'form_fill', 'disambiguate')
 
     def requirements(self, world: World, rng: random.Random) -> Requirements | None:
         inv = pick(rng, open_invoices(world))
