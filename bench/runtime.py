@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from factory.tasks.schema import Task
+from contracts.task import Task
 from runtime.backends.local import LocalBackend
 from runtime.manager import EnvironmentManager, Lease, SessionSpec
 

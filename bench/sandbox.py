@@ -12,8 +12,8 @@ from rich.console import Console
 from rich.table import Table
 
 from bench.runtime import NOTES_FIXTURE, _ms, _timed, bench_task
-from factory.verifiers.sandbox import run_verifier
-from factory.verifiers.scoring import Final
+from runtime.sandbox import run_verifier
+from contracts.scoring import Final
 from runtime import confine
 from runtime.manager import EnvironmentManager, Lease, SessionSpec
 

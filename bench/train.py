@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from factory.tasks.io import load_tasks
+from contracts.taskfiles import load_tasks
 from runtime.actions import ActionParseError, format_action, parse_action
 from runtime.harness import Harness, Prompt
 from runtime.manager import EnvironmentManager

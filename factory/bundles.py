@@ -20,7 +20,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from gymfactory.errors import InputError
+from contracts.errors import InputError
 
 from .app_versions import AppVersion, app_version
 from .tasks.schema import Task

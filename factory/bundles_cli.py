@@ -17,7 +17,7 @@ def bundle_cmd(
 ) -> None:
     """Bundle tasks with the versions of their apps: a checksummed NAME-vN.tar.gz, revisions kept per task."""
     from factory.bundles import bundle, load
-    from factory.tasks.io import load_tasks
+    from contracts.taskfiles import load_tasks
 
     source = tasks
     if tasks.is_dir() and (tasks / "tasks").is_dir():
@@ -37,7 +37,7 @@ def load_cmd(
 ) -> None:
     """Check a bundle (every checksum, the apps' versions) and write its tasks; a tampered bundle is refused."""
     from factory.bundles import BundleTampered, app_mismatches, load
-    from factory.tasks.io import save_tasks
+    from contracts.taskfiles import save_tasks
 
     b = load(path, expect=expect)
     problems = app_mismatches(b.manifest)

@@ -38,12 +38,12 @@ def worlds_build(
     from factory.worlds.builder import build_world, generated_world
     from factory.worlds.catalog import PERSONAS, SCENARIOS
     from factory.worlds.size import world_size
-    from gymfactory.registry import check_name
+    from contracts.registry import check_name
 
     _check_provider(provider)
     size = world_size(people=people, documents=documents, history_days=history_days, distractor_rate=distractor_rate)
     if generated and provider != "template":
-        from gymfactory.errors import InputError
+        from contracts.errors import InputError
 
         raise InputError("--generated builds procedural worlds; drop --provider, or build LLM worlds per --persona/--scenario")
     for p in persona or ():
@@ -158,7 +158,7 @@ def tasks_validate(
     out: Path = typer.Option(None, help="Write accepted tasks here (JSONL) and results next to it."),
 ) -> None:
     """Validate tasks by execution on the real apps; print accepted/rejected with the reason."""
-    from factory.tasks.io import TaskFileError, load_tasks
+    from contracts.taskfiles import TaskFileError, load_tasks
     from factory.verifiers.validate import ValidationConfig, accepted_task, validate_task
     from runtime.manager import EnvironmentManager
 

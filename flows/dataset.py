@@ -18,8 +18,8 @@ from prefect import flow
 from pydantic import BaseModel, ConfigDict, Field
 
 from factory.app_versions import app_version
-from factory.tasks.io import load_tasks
-from factory.tasks.schema import Task
+from contracts.taskfiles import load_tasks
+from contracts.task import Task
 from runtime import confine
 
 from .artifacts import link

@@ -11,16 +11,16 @@ from collections import Counter
 from pydantic import BaseModel, ConfigDict, Field
 
 from factory.tasks.diversity import diversity_report
-from factory.tasks.schema import Task
+from contracts.task import Task
 from runtime import confine
 from runtime.actions import action_space_doc
-from runtime.session import SCORED
+from contracts.status import SCORED
 
 from .run_evidence import RunEvidence
 
 RUN_BLOCK = '''```python
 import datasets
-from factory.tasks.schema import Task
+from contracts.task import Task
 from runtime.gym_env import GymEnv
 from runtime.manager import EnvironmentManager
 

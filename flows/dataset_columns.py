@@ -23,7 +23,7 @@ from typing import Any, Literal
 import pyarrow as pa
 from pydantic import BaseModel, ConfigDict, Field
 
-from factory.tasks.schema import Task
+from contracts.task import Task
 
 from .run_evidence import RunEvidence, agent_outcomes
 

@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from factory.providers import check_provider
-from gymfactory.errors import InputError
+from contracts.errors import InputError
 from runtime.agents import AgentOptions, check_agent, make_agent
 
 from .config import PipelineConfig

@@ -19,8 +19,8 @@ from prefect import flow
 from prefect.artifacts import create_link_artifact
 from pydantic import BaseModel, ConfigDict, Field
 
-from factory.tasks.io import load_tasks
-from gymfactory.errors import InputError
+from contracts.taskfiles import load_tasks
+from contracts.errors import InputError
 
 from .artifacts import table
 from .dataset import ExportOptions, export

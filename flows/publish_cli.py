@@ -23,7 +23,7 @@ def publish(
     """Export RUN's tasks as a dataset and publish it: create the repo, commit what changed, tag the revision."""
     from pydantic import ValidationError
 
-    from gymfactory.errors import InputError
+    from contracts.errors import InputError
 
     try:
         config = PublishConfig(run=run, repo=repo, private=private, revision=revision, dry_run=dry_run,

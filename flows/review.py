@@ -9,7 +9,7 @@ from collections import Counter
 from prefect import flow
 
 from factory.providers import get_provider
-from factory.tasks.io import load_tasks, save_tasks
+from contracts.taskfiles import load_tasks, save_tasks
 from factory.verifiers.review import review
 
 from .artifacts import table

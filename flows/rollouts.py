@@ -9,11 +9,11 @@ from prefect import flow, task
 from prefect.cache_policies import NONE
 from prefect.task_runners import ThreadPoolTaskRunner
 
-from factory.tasks.io import load_tasks, save_tasks
-from factory.tasks.schema import Task
+from contracts.taskfiles import load_tasks, save_tasks
+from contracts.task import Task
 from runtime.agents import AgentOptions
 from runtime.rollout import AttemptResult, RolloutReport, rollout
-from runtime.session import SCORED
+from contracts.status import SCORED
 from runtime.store import TrajectoryStore
 
 from .environment import browser_slot, current, environment

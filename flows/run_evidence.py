@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from factory.verifiers.validate import ValidationResult
 from runtime.rollout import AttemptResult
-from runtime.session import SCORED
+from contracts.status import SCORED
 
 _INSTANCE = re.compile(r"^https?://127\.0\.0\.1:\d+/i/[0-9a-zA-Z_-]+")
 

@@ -8,7 +8,7 @@ from collections import Counter
 from prefect import flow
 
 from factory.providers import get_provider
-from factory.tasks.io import save_tasks
+from contracts.taskfiles import save_tasks
 from factory.tasks.diversity import diversity_report
 from factory.tasks.llm_author import LLMAuthor
 from factory.tasks.synthesize import Author, SynthConfig, synthesize

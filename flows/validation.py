@@ -10,8 +10,8 @@ from prefect import flow, task
 from prefect.cache_policies import NONE
 from prefect.task_runners import ThreadPoolTaskRunner
 
-from factory.tasks.io import load_tasks, save_tasks
-from factory.tasks.schema import Task
+from contracts.taskfiles import load_tasks, save_tasks
+from contracts.task import Task
 from factory.verifiers.validate import ValidationConfig, ValidationResult, accepted_task, validate_task
 
 from .environment import browser_slot, current, environment

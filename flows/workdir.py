@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from gymfactory.errors import InputError
+from contracts.errors import InputError
 from runtime.store import StoreCorrupt, TrajectoryStore
 
 TRAJECTORIES = ("rollouts", "trajectories.db")  # the rollouts stages' store: attempts resume from it

@@ -11,7 +11,7 @@ from pathlib import Path
 import typer
 from typer.core import TyperGroup
 
-from gymfactory.errors import InputError
+from contracts.errors import InputError
 from runtime.confine import UNSAFE_ENV, ConfinementUnavailable
 
 # Packages that contribute commands: each has a `cli` module with `register(root: typer.Typer)`.

@@ -44,7 +44,7 @@ def serve(
     """Start an app, create an instance from its seed, and print the URL to open."""
     import json
 
-    from gymfactory.errors import InputError
+    from contracts.errors import InputError
     from mocked_apps.kit import AppServer
     from mocked_apps.registry import resolve
 
@@ -81,7 +81,7 @@ def check(
 
     from mocked_apps.checker import check_app, render
     from mocked_apps.registry import available
-    from runtime.browser import launch_chromium
+    from mocked_apps.kit.browser import launch_chromium
 
     reports = []
     with sync_playwright() as pw:

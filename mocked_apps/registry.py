@@ -6,8 +6,8 @@ import json
 import os
 from pathlib import Path
 
-from gymfactory.errors import InputError
-from gymfactory.registry import UnknownName
+from contracts.errors import InputError
+from contracts.registry import UnknownName
 
 SHIPPED: dict[str, str] = {
     "mail": "mocked_apps.mail",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import torch
 
-from factory.tasks.schema import Task
+from contracts.task import Task
 from runtime.actions import ActionParseError, format_action, parse_action
 from runtime.agents.base import AgentFailed, AgentOptions
 from runtime.harness import Prompt

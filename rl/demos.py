@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from factory.tasks.schema import Task
+from contracts.task import Task
 from runtime.agents.base import AgentOptions
 from runtime.agents.golden import GoldenAgent
 from runtime.harness import Prompt, Turn

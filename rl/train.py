@@ -18,8 +18,8 @@ from typing import Callable, Sequence
 import torch
 from pydantic import BaseModel, ConfigDict, Field
 
-from factory.tasks.io import load_tasks
-from factory.tasks.schema import Task
+from contracts.taskfiles import load_tasks
+from contracts.task import Task
 from runtime.agents.base import AgentOptions
 from runtime.harness import system_prompt
 from runtime.manager import EnvironmentManager, Lease, SessionSpec

@@ -40,7 +40,7 @@ def rollout_command(
 
     from runtime.agents import AgentOptions, check_agent
     from runtime.manager import EnvironmentManager
-    from factory.tasks.io import load_tasks
+    from contracts.taskfiles import load_tasks
     from runtime.rollout import RolloutInterrupted, rollout
     from runtime.store import TrajectoryStore
 

@@ -1,7 +1,7 @@
 """The golden action API: what a task's `solve(env)` may call, and the runner that turns calls into actions.
 
 Golden code is untrusted Python defining `solve(env)`. It runs in the shared sandbox
-(factory.verifiers.sandbox: own process group, deadline, memory/CPU limits, no network, scratch
+(runtime.sandbox: own process group, deadline, memory/CPU limits, no network, scratch
 folder); each `env` call crosses the sandbox's pipe to this process, where `GoldenEnv` resolves
 the element in the current observation's accessibility tree (`runtime.axtree.find`) and emits an
 ordinary agent action such as `click(12)` through the session's `step()`. A golden run is thus
@@ -27,7 +27,7 @@ import queue
 import threading
 from typing import Callable
 
-from factory.verifiers.sandbox import SandboxCallError, SandboxLimits, SandboxResult, run_sandboxed
+from runtime.sandbox import SandboxCallError, SandboxLimits, SandboxResult, run_sandboxed
 from runtime.actions import Back, Click, Fill, Press, Scroll, Select, Shell, Type, Wait, Answer, format_action
 from runtime.axtree import find, parse_axtree
 from runtime.observation import Observation

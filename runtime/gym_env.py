@@ -9,7 +9,7 @@ from typing import Any
 import gymnasium as gym
 from gymnasium import spaces
 
-from factory.tasks.schema import Task
+from contracts.task import Task
 from runtime.manager import EnvironmentManager
 from runtime.session import Lease, SessionSpec
 

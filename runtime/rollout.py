@@ -9,19 +9,21 @@ by an interruption are closed as `interrupted` and run again.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor, as_completed, wait
 from typing import Callable, Iterable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from factory.tasks.schema import Task
+from contracts.task import Task
 from runtime.agents import Agent, AgentError, AgentFailed, AgentOptions, make_agent
 from runtime.harness import Harness, HarnessError, ImageSource, Turn
 from runtime.observation import Observation
 from runtime.manager import EnvError, EnvironmentManager, Lease, Outcome, Session, SessionSpec, TaskSetupError
-from runtime.session import INTERRUPTED, SCORED, Status
+from contracts.status import INTERRUPTED, SCORED, Status
 from runtime.store import AttemptRecord, StepRecord, TrajectoryStore
 
 _STOPPED = "interrupted: the run was stopped before this attempt finished"
@@ -121,7 +123,12 @@ def run_attempt(
     The agent is reset for the task; the caller closes it. Screenshots are read from `images`
     (default: the session's manager's object store) when the agent is a vision agent. Once `stop`
     is set the attempt ends before its next step, as `interrupted`.
+
+    The attempt's info records what a replay needs without the task file (`attempt_info`), and a
+    scored attempt's final state is kept in the object store under `info["final"]`, so diagnosis
+    can diff it against the golden's.
     """
+    info = {**attempt_info(task, session.manager.screenshots.url), **(info or {})}
     attempt_id = store.start_attempt(task.id, agent.name, agent.model, info=info)
     if images is None and agent.vision:
         images = session.manager.screenshots
@@ -165,6 +172,8 @@ def run_attempt(
             clock = time.monotonic()
             outcome = session.evaluate()
             timings["evaluate"] = time.monotonic() - clock
+            if outcome.status in SCORED:
+                _keep_final(session, info["final"])
     except TaskSetupError as err:  # the task is unusable: this attempt fails with the reason, the rollout goes on
         outcome = Outcome(status="env_error", error=f"task: {err}")
     except EnvError as err:
@@ -181,6 +190,29 @@ def run_attempt(
         task_id=task.id, agent=agent.name, attempt_id=attempt_id, status=outcome.status, reward=outcome.reward,
         success=outcome.success, steps=steps, error=outcome.error, timings=timings,
     )
+
+
+def attempt_info(task: Task, objects_url: str) -> dict:
+    """What an attempt row carries about its task: the card the dashboard and diagnosis group by, and where its
+    screenshots and final state live (the object store's URL and the final state's key)."""
+    return {
+        "task": {"family": task.meta.family, "difficulty": task.meta.difficulty, "capabilities": list(task.meta.capabilities),
+                 "apps": list(task.apps), "instruction": task.instruction, "world": task.world,
+                 "criteria": [c.model_dump() for c in task.criteria]},
+        "objects": objects_url,
+        "final": f"finals/{uuid.uuid4().hex}.json",
+    }
+
+
+def _keep_final(session: Session, key: str) -> None:
+    """The attempt's final state dumps (and answer) as JSON in the object store; an env fault here loses only them."""
+    try:
+        final = session.final()
+    except EnvError:
+        return
+    if final is not None:
+        doc = {"state": final.state, "initial_state": final.initial_state, "answer": final.answer}
+        session.manager.screenshots.put(key, json.dumps(doc, default=str).encode())
 
 
 Progress = Callable[[AttemptResult, int, int], None]
@@ -201,6 +233,7 @@ def rollout(
     progress: Progress | None = None,
     run: str | None = None,
     stop: threading.Event | None = None,
+    screenshots: bool = True,
 ) -> RolloutReport:
     """`attempts` attempts of agent `agent_name` at each task, `concurrency` at a time (threads).
 
@@ -211,6 +244,9 @@ def rollout(
     finished in `store` are kept (in the report, marked `resumed`), its unfinished rows are closed
     as interrupted and those attempts run again. Setting `stop`, or Ctrl-C, ends running attempts
     as interrupted at their next step and raises RolloutInterrupted with the finished ones.
+
+    Every observation's screenshot is kept in the manager's object store (for replay) unless
+    `screenshots` is False; a vision agent gets them either way.
     """
     options = options or AgentOptions()
     make_agent(agent_name, options).close()  # fail fast on a bad name or missing model, before any env work
@@ -236,7 +272,7 @@ def rollout(
         info = {"attempt": k} if run is None else {"attempt": k, "run": run}
         agent = make_agent(agent_name, options.model_copy(update={"seed": options.seed + k}))
         try:
-            session = manager.request(SessionSpec.for_task(task, screenshots=agent.vision), Lease(seconds=lease_s))
+            session = manager.request(SessionSpec.for_task(task, screenshots=screenshots or agent.vision), Lease(seconds=lease_s))
             try:
                 return run_attempt(session, task, agent, store, max_steps, info=info, stop=stop)
             finally:

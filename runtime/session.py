@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Iterator, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from factory.tasks.schema import Task
+from contracts.scoring import VerdictError, score_final
+from contracts.status import Status
+from contracts.task import Task
 from runtime import launcher
 from runtime.actions import Action, ActionParseError, Answer, Shell, parse_action
 from runtime.backends.base import BrowserPage, DeadlineExceeded, EnvError, Instance, LeaseExpired, PageSetup, TaskSetupError
@@ -19,14 +21,12 @@ from runtime.backends.chromium import screenshot_png
 from runtime.execute import execute
 from runtime.observation import Observation
 from runtime.observe import snapshot
+from runtime.sandbox import run_verifier
 from runtime.shell import WORKSPACE_CRITERION, Workspace, WorkspaceError
 
 if TYPE_CHECKING:
     from runtime.manager import EnvironmentManager
 
-Status = Literal["success", "failure", "env_error", "interrupted"]
-INTERRUPTED = "interrupted"  # the run stopped before the attempt finished: neither the agent's result nor an env fault
-SCORED = frozenset({"success", "failure"})  # the statuses that say something about the agent (rates, training)
 
 
 class SessionSpec(BaseModel):
@@ -176,9 +176,6 @@ class Session:
 
     def evaluate(self) -> Outcome:
         """Run the task's verifier on the state now; infrastructure faults give env_error, never a zero reward."""
-        from factory.verifiers.sandbox import run_verifier
-        from factory.verifiers.scoring import VerdictError, score_final
-
         with self._lock:
             if self.fault is not None:
                 return Outcome(status="env_error", error=self.fault)
@@ -212,7 +209,7 @@ class Session:
             return self._final(deadline.remaining())
 
     def _final(self, timeout_s: float) -> "Final | None":
-        from factory.verifiers.scoring import Final
+        from contracts.scoring import Final
 
         files = self._workspace.files()
         if files is None:

@@ -11,9 +11,10 @@ from pydantic import BaseModel, ConfigDict, Field as PField, NaiveDatetime
 from sqlalchemy import JSON, Column, event, exc, func
 from sqlmodel import Field, Session, SQLModel, col, create_engine, select
 
-from gymfactory.errors import InputError
+from contracts.errors import InputError
 from mocked_apps.registry import home
-from runtime.session import INTERRUPTED, Outcome
+from contracts.status import INTERRUPTED
+from runtime.session import Outcome
 
 
 class AttemptRow(SQLModel, table=True):

@@ -195,7 +195,7 @@ class Workspace:
         from playwright.sync_api import sync_playwright
 
         from mocked_apps.kit import AppServer, AppServerError
-        from runtime.browser import launch_chromium
+        from mocked_apps.kit.browser import launch_chromium
 
         if form_factor not in ("desktop", "mobile"):
             raise ToolError("form_factor must be 'desktop' or 'mobile'")
@@ -220,7 +220,7 @@ class Workspace:
 
 def _shoot(browser: Any, url: str, form_factor: str, out: Path) -> int:
     """Open `url` in a fresh context of `browser`, save a full-page PNG to `out`; the HTTP status."""
-    from runtime.browser import context_options
+    from mocked_apps.kit.browser import context_options
 
     context = browser.new_context(**context_options(form_factor))
     try:

@@ -6,7 +6,7 @@ import os
 from typing import Any
 
 from factory.providers.base import Provider
-from gymfactory.registry import Registry, UnknownName
+from contracts.registry import Registry, UnknownName
 
 
 class UnknownProviderError(UnknownName, KeyError):

@@ -1,5 +1,5 @@
-"""Task synthesis: requirements first, then golden code; the task format lives in `schema`."""
+"""Task synthesis: requirements first, then golden code; the task format lives in `contracts.task`."""
 
-from .schema import Criterion, Task, TaskMeta
+from contracts.task import Criterion, Task, TaskMeta
 
 __all__ = ["Criterion", "Task", "TaskMeta"]

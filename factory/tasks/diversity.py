@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from factory.worlds.pool import scenario_of
 
-from .schema import Task
+from contracts.task import Task
 
 __all__ = ["DiversityReport", "Fingerprint", "NearDuplicateIndex", "diversity_report", "fingerprint", "jaccard", "shingles"]
 

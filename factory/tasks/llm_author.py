@@ -17,7 +17,7 @@ from factory.providers.base import Provider, ProviderError
 from mocked_apps.kit import load_package
 from mocked_apps.registry import resolve
 
-from .family import Family, Requirements
+from contracts.family import Family, Requirements
 
 _FENCE = re.compile(r"```(?:python|py)?\s*\n(.*?)```", re.S)
 

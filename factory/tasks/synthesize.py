@@ -10,15 +10,15 @@ from collections.abc import Callable, Iterable, Iterator
 from pydantic import BaseModel, ConfigDict, Field
 
 from factory.providers.base import ProviderError
-from factory.worlds.model import World
+from contracts.world import World
 from factory.worlds.pool import WorldPool
 from factory.worlds.seeds import seeds_for
 
 from .diversity import DEFAULT_THRESHOLD, NearDuplicateIndex, fingerprint
 from .families import FAMILIES
-from .io import save_tasks as save_jsonl
-from .family import Family, Requirements, lookup
-from .schema import Task, TaskMeta
+from contracts.taskfiles import save_tasks as save_jsonl
+from contracts.family import Family, Requirements, lookup
+from contracts.task import Task, TaskMeta
 
 
 class SynthConfig(BaseModel):

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from factory.tasks.schema import Criterion, Task
+from contracts.task import Criterion, Task
 
 if TYPE_CHECKING:
     from factory.verifiers.validate import ValidationConfig

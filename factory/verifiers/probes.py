@@ -35,10 +35,11 @@ from typing import Any, Iterator, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from factory.tasks.schema import Task
-from factory.verifiers.footprint import AppRules, Change, app_rules, collateral, diff, row_key
-from factory.verifiers.sandbox import SandboxLimits, run_sandboxed
-from factory.verifiers.scoring import Final, VerdictError, score_final
+from contracts.task import Task
+from contracts.footprint import Change, collateral, diff, row_key
+from factory.verifiers.footprint import AppRules, app_rules
+from runtime.sandbox import SandboxLimits, run_sandboxed
+from contracts.scoring import Final, VerdictError, score_final
 
 ProbeKind = Literal["partial", "collateral", "wrong_target", "answer_spam", "clock"]
 ProbeReason = Literal[

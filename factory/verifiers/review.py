@@ -21,7 +21,7 @@ from typing import Any, Iterator, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from factory.providers.base import Message, Provider, ProviderError
-from factory.tasks.schema import Task
+from contracts.task import Task
 
 FORBIDDEN_MODULES = frozenset(
     {"socket", "subprocess", "requests", "playwright", "httpx", "urllib", "http", "ctypes", "multiprocessing",

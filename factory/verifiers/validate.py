@@ -28,11 +28,11 @@ from typing import TYPE_CHECKING, Iterable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from factory.tasks.schema import Footprint, Task
+from contracts.task import Footprint, Task
 from factory.verifiers.footprint import record
 from factory.verifiers.probes import ProbeReason, check_probes
-from factory.verifiers.sandbox import SandboxError, VerifierRun, run_verifier
-from factory.verifiers.scoring import Final, Score, VerdictError, score_final
+from runtime.sandbox import SandboxError, VerifierRun, run_verifier
+from contracts.scoring import Final, Score, VerdictError, score_final
 
 if TYPE_CHECKING:
     from runtime.manager import EnvironmentManager, Session

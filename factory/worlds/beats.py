@@ -7,7 +7,7 @@ from datetime import datetime, time, timedelta
 from functools import singledispatch
 
 from .draft import Draft
-from .model import Fact, Person
+from contracts.world import Fact, Person
 from .scenarios import Bill, Booking, Doc, Mail, Meet, ScenarioSpec, Spend
 
 __all__ = ["context", "expand"]

@@ -16,7 +16,7 @@ from .catalog import CLIENT_SUFFIXES, CLIENTS, PERSONAS, ROOMS, SCENARIOS, SECTO
 from .distractors import add_distractors
 from .draft import Draft
 from .integrity import check
-from .model import Account, Fact, Persona, Scenario, World
+from contracts.world import Account, Fact, Persona, Scenario, World
 from .personas import generated_persona
 from .scenarios import ScenarioSpec
 from .size import WorldSize

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from .model import Persona
+from contracts.world import Persona
 from .scenarios import CATALOGUE, ScenarioSpec
 
 __all__ = ["CLIENTS", "HABITS", "PERSONAS", "PREFERENCES", "ROOMS", "SCENARIOS", "SECTORS", "Sector", "VENDORS", "VendorKind"]

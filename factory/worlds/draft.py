@@ -8,7 +8,7 @@ import random
 from datetime import date, datetime, time, timedelta
 
 from .locales import ascii_slug, pools
-from .model import (Account, Document, Fact, Invoice, LineItem, Meeting, Message, Organisation, Payee, Person, Persona,
+from contracts.world import (Account, Document, Fact, Invoice, LineItem, Meeting, Message, Organisation, Payee, Person, Persona,
                     Scenario, Transaction, World)
 from .size import WorldSize
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from .model import World
+from contracts.world import World
 
 
 class WorldError(ValueError):

@@ -9,7 +9,7 @@ from factory.providers.base import Provider, ProviderError
 
 from .builder import build_world
 from .integrity import WorldError, problems
-from .model import World
+from contracts.world import World
 
 
 def _prompt(persona_hint: str, scenario_hint: str, seed: int) -> str:

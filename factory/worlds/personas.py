@@ -11,7 +11,7 @@ import random
 
 from .catalog import HABITS, PREFERENCES, SECTORS
 from .locales import LOCALES, ascii_slug, pools
-from .model import Persona
+from contracts.world import Persona
 
 __all__ = ["generated_persona", "generated_personas"]
 

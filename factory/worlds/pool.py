@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from gymfactory.registry import check_name
+from contracts.registry import check_name
 
 from .builder import build_world, generated_world
 from .catalog import PERSONAS, SCENARIOS
-from .model import World
+from contracts.world import World
 from .size import WorldSize
 
 __all__ = ["WorldPool", "scenario_of"]

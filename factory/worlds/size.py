@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from gymfactory.errors import InputError
+from contracts.errors import InputError
 
 __all__ = ["WorldSize", "WorldSizeError", "world_size"]
 

@@ -15,7 +15,7 @@ from playwright.sync_api import sync_playwright
 
 from mocked_apps.kit import AdminError, AppServer, AppServerError
 from mocked_apps.registry import UnknownApp, resolve
-from runtime.browser import context_options, launch_chromium
+from mocked_apps.kit.browser import context_options, launch_chromium
 
 from . import admin, laws
 from .admin import Finding, Target

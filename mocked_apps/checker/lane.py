@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from playwright.sync_api import Browser, sync_playwright
 
-from runtime.browser import launch_chromium
+from mocked_apps.kit.browser import launch_chromium
 
 T = TypeVar("T")
 

@@ -18,7 +18,7 @@ from runtime.backends.base import EnvError
 from runtime.backends.chromium import ChromiumHost
 from runtime.objectstore import ObjectStore
 from runtime.rollout import run_attempt
-from runtime.session import SCORED
+from contracts.status import SCORED
 from runtime.store import TrajectoryStore
 
 from .miniwob import MiniWoBSession, task_names

@@ -25,7 +25,7 @@ def miniwob_command(
     per_task: bool = typer.Option(False, "--per-task", help="Also print one row per task."),
 ) -> None:
     """Run MiniWoB++ tasks (the miniwob package's own pages, offline) with MiniWoB's own initialisation and reward."""
-    from gymfactory.registry import check_name
+    from contracts.registry import check_name
     from runtime.adapters.benchmark import EvalConfig, run, summary
     from runtime.adapters.miniwob import task_names
     from runtime.agents import AgentOptions, check_agent

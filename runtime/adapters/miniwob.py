@@ -22,7 +22,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from factory.tasks.schema import Criterion, Task, TaskMeta
+from contracts.task import Criterion, Task, TaskMeta
 from runtime.actions import ActionParseError, Answer, Shell, parse_action
 from runtime.backends.base import EnvError, PageSetup
 from runtime.backends.chromium import ChromiumHost, screenshot_png

@@ -6,7 +6,7 @@ from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from factory.tasks.schema import Task
+from contracts.task import Task
 from runtime.harness import Prompt
 from runtime.observation import Observation
 

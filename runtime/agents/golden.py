@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from factory.tasks.schema import Task
+from contracts.task import Task
 from runtime.agents.base import AgentFailed, AgentOptions
 from runtime.golden import GoldenFailed, GoldenRunner
 from runtime.harness import Prompt

@@ -7,7 +7,7 @@ import os
 
 import openai
 
-from factory.tasks.schema import Task
+from contracts.task import Task
 from runtime.agents.base import AgentError, AgentOptions
 from runtime.harness import ImagePart, Prompt
 from runtime.observation import Observation

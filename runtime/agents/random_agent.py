@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from factory.tasks.schema import Task
+from contracts.task import Task
 from runtime.actions import Back, Click, Fill, Scroll, format_action
 from runtime.agents.base import AgentOptions
 from runtime.axtree import parse_axtree

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gymfactory.registry import Registry, UnknownName
+from contracts.registry import Registry, UnknownName
 from runtime.agents.base import Agent, AgentOptions
 
 

@@ -15,7 +15,7 @@ from typing import Any, Awaitable, Callable, TypeVar
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import async_playwright
 
-from runtime.browser import context_options, launch_chromium
+from mocked_apps.kit.browser import context_options, launch_chromium
 
 from .base import DeadlineExceeded, EnvError, PageSetup, Served
 

@@ -16,8 +16,8 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from factory.tasks.schema import Task
-from runtime.browser import DESKTOP_VIEWPORT, MOBILE_DEVICE
+from contracts.task import Task
+from mocked_apps.kit.browser import DESKTOP_VIEWPORT, MOBILE_DEVICE
 from runtime.gym_env import GymEnv
 from runtime.manager import EnvironmentManager
 

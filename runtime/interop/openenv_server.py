@@ -25,7 +25,7 @@ from openenv_core.client_types import StepResult
 from openenv_core.env_server import Action, Environment, Observation, State, create_fastapi_app
 from openenv_core.http_env_client import HTTPEnvClient
 
-from factory.tasks.schema import Task
+from contracts.task import Task
 from runtime.gym_env import GymEnv
 from runtime.manager import EnvironmentManager
 

@@ -19,7 +19,7 @@ import threading
 import verifiers as vf
 from datasets import Dataset, load_dataset
 
-from factory.tasks.schema import Task
+from contracts.task import Task
 from runtime.gym_env import GymEnv
 from runtime.harness import system_prompt
 from runtime.manager import EnvironmentManager

@@ -46,7 +46,7 @@ class RawArgsLLM(ScriptedLLM):
 def browser():
     from playwright.sync_api import sync_playwright
 
-    from runtime.browser import launch_chromium
+    from mocked_apps.kit.browser import launch_chromium
 
     with sync_playwright() as pw:
         chromium = launch_chromium(pw)

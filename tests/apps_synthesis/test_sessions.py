@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from factory.apps import AnthropicChat, OpenAIChat, SynthesisConfig, read_log, synthesize_app
-from factory.tasks.family import Family, Requirements
-from factory.tasks.schema import Criterion, Task
+from contracts.family import Family, Requirements
+from contracts.task import Criterion, Task
 from factory.verifiers.validate import ValidationConfig, validate_task
 from factory.worlds.builder import build_world
-from factory.worlds.model import World
+from contracts.world import World
 from mocked_apps.registry import registered
 from runtime.manager import EnvironmentManager
 from runtime.objectstore import ObjectStore

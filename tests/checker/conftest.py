@@ -17,7 +17,7 @@ def browser():
     """A headless Chromium for the module's checks (a module fixture: the CLI tests run in child processes)."""
     from playwright.sync_api import sync_playwright
 
-    from runtime.browser import launch_chromium
+    from mocked_apps.kit.browser import launch_chromium
 
     with sync_playwright() as pw:
         chromium = launch_chromium(pw)

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from factory.providers import get_provider, provider_names
 from factory.providers.scripted import ScriptedProvider
-from factory.tasks.io import TaskFileError, load_tasks
+from contracts.taskfiles import TaskFileError, load_tasks
 from flows.workdir import MarkerCorrupt, Workdir
 from gymfactory.cli import build
 from mocked_apps.registry import SHIPPED, register

@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from factory.tasks.schema import Criterion, Task
-from factory.verifiers.footprint import collateral, diff, record
+from contracts.task import Criterion, Task
+from contracts.footprint import collateral, diff
+from factory.verifiers.footprint import record
 from factory.verifiers.probes import derive_probes
-from factory.verifiers.scoring import GUARD_CRITERION, Final, score_final
+from contracts.scoring import GUARD_CRITERION, Final, score_final
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "tasks" / "notes-pin-book-club.json"
 INITIAL = {"mail": {

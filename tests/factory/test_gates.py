@@ -14,11 +14,11 @@ from collections import defaultdict
 import pytest
 
 from factory.tasks.families import FAMILIES
-from factory.tasks.schema import Criterion, Task
+from contracts.task import Criterion, Task
 from factory.tasks.synthesize import Author, SynthConfig, synthesize
 from factory.verifiers.probes import derive_probes
-from factory.verifiers.sandbox import run_verifier
-from factory.verifiers.scoring import GUARD_CRITERION, score_final
+from runtime.sandbox import run_verifier
+from contracts.scoring import GUARD_CRITERION, score_final
 from factory.verifiers.validate import ValidationConfig, accepted_task, validate_task, validate_tasks
 from runtime.golden import GoldenRunner
 from runtime.manager import EnvironmentManager, Lease, SessionSpec

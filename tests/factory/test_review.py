@@ -7,7 +7,7 @@ import json
 import pytest
 
 from factory.providers import ProviderError, ScriptedProvider, TemplateProvider
-from factory.tasks.schema import Criterion, Task, TaskMeta
+from contracts.task import Criterion, Task, TaskMeta
 from factory.verifiers.review import review, rule_findings
 
 VERIFIER = "def verify(final):\n    notes = final.state['notes']['note']\n    return {'pinned': any(n['pinned'] for n in notes if n['title'] == 'Groceries')}\n"

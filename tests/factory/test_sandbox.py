@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from factory.verifiers.sandbox import SandboxCallError, SandboxLimits, run_sandboxed, run_verifier
-from factory.verifiers.scoring import Final
+from runtime.sandbox import SandboxCallError, SandboxLimits, run_sandboxed, run_verifier
+from contracts.scoring import Final
 
 FAST = SandboxLimits(timeout_s=5, memory_mb=512)
 FINAL = Final(

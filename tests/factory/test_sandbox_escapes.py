@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from factory.verifiers.sandbox import SandboxLimits, run_sandboxed
+from runtime.sandbox import SandboxLimits, run_sandboxed
 
 OS_ONLY = SandboxLimits(timeout_s=20, audit=False)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from factory.tasks.schema import Task
+from contracts.task import Task
 from factory.verifiers.plants import check_plants, plant_defects
 from factory.verifiers.validate import ValidationConfig, validate_task, validate_tasks
 from runtime.manager import EnvironmentManager

@@ -7,7 +7,7 @@ import sqlite3
 from collections import Counter
 from pathlib import Path
 
-from factory.tasks.io import load_tasks, save_tasks
+from contracts.taskfiles import load_tasks, save_tasks
 from flows.config import PipelineConfig
 from flows.rollouts import rollouts_flow
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from factory.bundles import BundleTampered, app_mismatches, bundle, load
-from factory.tasks.io import load_tasks, save_tasks
+from contracts.taskfiles import load_tasks, save_tasks
 from factory.tasks.synthesize import SynthConfig, synthesize
 
 @pytest.fixture(scope="module")

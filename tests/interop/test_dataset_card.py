@@ -10,7 +10,7 @@ from pathlib import Path
 
 import datasets
 
-from factory.tasks.schema import Task
+from contracts.task import Task
 
 ROOT = Path(__file__).resolve().parents[2]
 

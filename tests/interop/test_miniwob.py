@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from factory.tasks.schema import Task
+from contracts.task import Task
 from runtime.adapters.benchmark import EvalConfig, run, summary
 from runtime.adapters.miniwob import MiniWoBSession, task_names
 from runtime.axtree import find, parse_axtree

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from factory.tasks.io import save_tasks
+from contracts.taskfiles import save_tasks
 from flows.dataset_columns import SplitOptions
 from flows.publish import PublishConfig, PublishError, publish
 from tests.support.local_hub import LocalHub
@@ -65,7 +65,7 @@ def test_publish_creates_commits_tags_then_is_idempotent_and_loads(hub, hub_env,
     loaded = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=hub_env, capture_output=True, text=True, timeout=300)
     assert loaded.returncode == 0, loaded.stderr[-3000:]
     ids = json.loads(loaded.stdout.strip().splitlines()[-1])
-    assert sorted(ids["train"]) == sorted(t.id for t in __import__("factory.tasks.io", fromlist=["x"]).load_tasks(run_folder / "tasks" / "final.jsonl"))
+    assert sorted(ids["train"]) == sorted(t.id for t in __import__("contracts.taskfiles", fromlist=["x"]).load_tasks(run_folder / "tasks" / "final.jsonl"))
 
 
 def test_changed_content_dry_run_writes_nothing_then_one_commit_replaces_the_data(hub, hub_env, run_folder):

@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 import sys
 
-from factory.tasks.io import save_tasks
-from factory.tasks.schema import Task
+from contracts.taskfiles import save_tasks
+from contracts.task import Task
 
 APP = "tests/fixtures/apps/notes"
 TITLES = (

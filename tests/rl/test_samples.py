@@ -43,7 +43,7 @@ def _episode(agent, n_steps: int) -> Harness:
 
 
 def _task():
-    from factory.tasks.schema import Task
+    from contracts.task import Task
 
     return Task(id="t", apps=("notes",), instruction="Pin the note 'Book club'.", criteria=[{"id": "ok", "description": "ok"}],
                 verifier="def verify(final):\n    return {'ok': True}\n", golden="def solve(env):\n    pass\n", meta={"family": "f"})

@@ -12,7 +12,7 @@ import pytest
 import torch
 from typer.testing import CliRunner
 
-from factory.tasks.io import load_tasks, save_tasks
+from contracts.taskfiles import load_tasks, save_tasks
 from gymfactory.cli import build
 from rl.agent import PolicyAgent
 from rl.chat import ChatFormat

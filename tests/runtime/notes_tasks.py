@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from factory.tasks.schema import Task
+from contracts.task import Task
 
 NOTES = str(Path(__file__).resolve().parents[1] / "fixtures" / "apps" / "notes")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from factory.tasks.schema import Task
+from contracts.task import Task
 from runtime.agents import AgentFailed, AgentOptions, make_agent
 from runtime.golden import GOLDEN_API, GoldenFailed, GoldenRunner
 from runtime.harness import Harness

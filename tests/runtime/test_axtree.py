@@ -8,7 +8,7 @@ import pytest
 from playwright.async_api import async_playwright
 
 from runtime.axtree import AxNode, AxNotFound, find, parse_axtree
-from runtime.browser import context_options, launch_chromium
+from mocked_apps.kit.browser import context_options, launch_chromium
 from runtime.observe import snapshot
 
 PAGE = """<!doctype html><title>Mail</title>

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from gymfactory.cli import build
 from runtime.harness import Harness
 from runtime.objectstore import ObjectStore
-from factory.tasks.io import load_tasks
+from contracts.taskfiles import load_tasks
 from runtime.rollout import recorded_turns
 from runtime.store import TrajectoryStore
 from tests.support.scripted_llm import Request, ScriptedLLM

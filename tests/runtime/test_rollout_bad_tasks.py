@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from factory.tasks.io import load_tasks
+from contracts.taskfiles import load_tasks
 from gymfactory.cli import build
 from runtime.manager import EnvironmentManager, SessionSpec
 from runtime.objectstore import ObjectStore

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from factory.tasks.io import load_tasks
+from contracts.taskfiles import load_tasks
 from gymfactory.cli import build
 from runtime.manager import EnvironmentManager
 from runtime.objectstore import ObjectStore

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from factory.tasks.io import load_tasks
-from factory.verifiers.sandbox import run_verifier
-from factory.verifiers.scoring import Final, score
+from contracts.taskfiles import load_tasks
+from runtime.sandbox import run_verifier
+from contracts.scoring import Final, score
 
 TASKS = Path(__file__).resolve().parents[1] / "fixtures" / "tasks"
 ALL = load_tasks(TASKS) + load_tasks(TASKS / "apps")

@@ -17,7 +17,7 @@ from factory.worlds.seeds import PROJECTIONS
 from factory.worlds.seeds.load import load_on_apps
 from factory.worlds.size import WorldSizeError, world_size
 from gymfactory.cli import build
-from gymfactory.registry import UnknownName
+from contracts.registry import UnknownName
 
 _PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
 

@@ -9,7 +9,7 @@ import pytest
 from factory.providers import ProviderError
 from factory.providers.openai_provider import OpenAIProvider
 from factory.tasks.families import FAMILIES
-from factory.tasks.io import TaskFileError, load_tasks, save_tasks
+from contracts.taskfiles import TaskFileError, load_tasks, save_tasks
 from factory.tasks.llm_author import LLMAuthor
 from factory.tasks.synthesize import SynthConfig, synthesize
 from tests.support.scripted_llm import ScriptedLLM
@@ -53,7 +53,7 @@ def test_llm_author_writes_both_codes_apart_and_retries_bad_code():
     verifier_reply = "```python\ndef verify(final):\n    return {'starred': False, 'others_untouched': True}\n```"
     with ScriptedLLM(["sure, here you go: def solve(env) pass", golden_reply, verifier_reply]) as llm:
         provider = OpenAIProvider("test-model", base_url=llm.openai_base_url, api_key="test", backoff_s=0.01)
-        from factory.tasks.family import Requirements
+        from contracts.family import Requirements
 
         req = Requirements(family=family.name, apps=task.apps, instruction=task.instruction,
                            answer_context=task.answer_context, criteria=task.criteria)
@@ -70,7 +70,7 @@ def test_llm_author_writes_both_codes_apart_and_retries_bad_code():
 def test_llm_author_gives_up_with_provider_error():
     family = FAMILIES["drive.rename_document"]
     task = synthesize(SynthConfig(n=1, families=(family.name,)))[0]
-    from factory.tasks.family import Requirements
+    from contracts.family import Requirements
 
     req = Requirements(family=family.name, apps=task.apps, instruction=task.instruction,
                        answer_context=task.answer_context, criteria=task.criteria)

@@ -7,7 +7,7 @@ import pytest
 from factory.worlds.builder import UnknownName, build_world
 from factory.worlds.catalog import PERSONAS, SCENARIOS
 from factory.worlds.integrity import WorldError, check, problems
-from factory.worlds.model import World
+from contracts.world import World
 
 
 @pytest.mark.parametrize("persona", sorted(PERSONAS))

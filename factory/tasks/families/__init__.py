@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..family import Family
+from contracts.family import Family
 from .bank import TransferToSavings
 from .calendar import BookMeeting, RsvpYes
 from .cross import LogPaymentInDrive, MeetEveryoneOnThread, PayAndConfirm, PayInvoiceFromDrive, ReplyWithInvoiceTotal

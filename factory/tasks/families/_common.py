@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from factory.worlds.model import Invoice, World
+from contracts.world import Invoice, World
 from mocked_apps.kit import load_manifest
 from mocked_apps.registry import resolve
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from factory.tasks.family import Family, Requirements, say
-from factory.tasks.schema import Criterion
-from factory.worlds.model import World
+from contracts.family import Family, Requirements, say
+from contracts.task import Criterion
+from contracts.world import World
 
 from ._common import money
 

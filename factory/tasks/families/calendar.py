@@ -6,9 +6,9 @@ import random
 from collections import Counter
 from datetime import datetime, time, timedelta
 
-from factory.tasks.family import Family, Requirements, say
-from factory.tasks.schema import Criterion
-from factory.worlds.model import World
+from contracts.family import Family, Requirements, say
+from contracts.task import Criterion
+from contracts.world import World
 
 from ._common import first_name, pick
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from factory.tasks.family import Family, Requirements, say
-from factory.tasks.schema import Criterion
-from factory.worlds.model import World
+from contracts.family import Family, Requirements, say
+from contracts.task import Criterion
+from contracts.world import World
 
 from ._common import app_title, first_name, invoice_thread_subject, money, open_invoices, pick
 from .bank import account_index, account_label

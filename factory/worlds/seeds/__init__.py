@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 
-from ..model import World
+from contracts.world import World
 from . import bank, calendar, drive, mail
 
 PROJECTIONS: dict[str, Callable[[World], dict[str, list[dict]]]] = {

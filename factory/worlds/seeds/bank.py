@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..model import World
+from contracts.world import World
 
 _METHOD = {"payroll": "ach", "rent": "ach", "income": "deposit", "card": "card"}
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..model import World
+from contracts.world import World
 
 
 def project(world: World) -> dict[str, list[dict]]:

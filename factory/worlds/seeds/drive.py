@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import datetime, time
 
-from ..model import World
+from contracts.world import World
 
 
 def project(world: World) -> dict[str, list[dict]]:

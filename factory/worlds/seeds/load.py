@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from mocked_apps.kit import AppServer
 from mocked_apps.kit.client import AdminError
 
-from ..model import World
+from contracts.world import World
 from . import PROJECTIONS, seeds_for
 
 __all__ = ["AppLoad", "load_on_apps"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import zlib
 
-from ..model import World
+from contracts.world import World
 
 
 def _iso(value) -> str:

@@ -283,7 +283,7 @@ def test_same_requests_give_the_same_state(server):
 def test_browser_pays_bills_at_desktop_and_phone_size(bank, tmp_path):
     from playwright.sync_api import expect, sync_playwright
 
-    from runtime.browser import context_options, launch_chromium
+    from mocked_apps.kit.browser import context_options, launch_chromium
 
     shots = Path(os.environ.get("BANK_SCREENSHOTS", tmp_path))
     errors: list[str] = []

@@ -288,7 +288,7 @@ def test_get_pages_never_change_the_dump(server, inst):
 def test_week_view_in_chromium_and_create_an_event_through_the_ui(server):
     from playwright.sync_api import sync_playwright
 
-    from runtime.browser import context_options, launch_chromium
+    from mocked_apps.kit.browser import context_options, launch_chromium
 
     iid = server.admin.create()["instance_id"]
     base = f"{server.url}/i/{iid}"

@@ -351,7 +351,7 @@ def test_same_requests_same_dump_and_reset(server):
 def test_browser_desktop_and_phone_rename_through_the_ui(server):
     from playwright.sync_api import expect, sync_playwright
 
-    from runtime.browser import context_options, launch_chromium
+    from mocked_apps.kit.browser import context_options, launch_chromium
 
     drive = Drive(server)
     SHOTS.mkdir(parents=True, exist_ok=True)

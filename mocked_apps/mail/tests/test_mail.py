@@ -267,7 +267,7 @@ def test_pages_render_for_a_sparse_world_seed(server):
 def test_browser_inbox_both_sizes_and_reply_through_the_ui(server):
     from playwright.sync_api import sync_playwright
 
-    from runtime.browser import context_options, launch_chromium
+    from mocked_apps.kit.browser import context_options, launch_chromium
 
     inst = server.admin.create()
     iid = inst["instance_id"]

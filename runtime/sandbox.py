@@ -28,7 +28,7 @@ from typing import Any, Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from factory.verifiers.scoring import Final
+from contracts.scoring import Final
 from runtime import confine
 
 ErrorKind = Literal["timeout", "crash", "forbidden", "memory", "bad_output"]

@@ -13,7 +13,7 @@ import difflib
 import importlib
 from typing import Any, Iterable, Mapping
 
-from gymfactory.errors import InputError
+from contracts.errors import InputError
 
 __all__ = ["Registry", "UnknownName", "check_name", "suggest"]
 

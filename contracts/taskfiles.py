@@ -8,9 +8,9 @@ from typing import Iterable
 
 from pydantic import ValidationError
 
-from gymfactory.errors import InputError
+from contracts.errors import InputError
 
-from .schema import Task
+from .task import Task
 
 
 class TaskFileError(InputError, ValueError):

@@ -10,8 +10,8 @@ from typing import Any, Callable, Iterable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from factory.tasks.schema import Criterion, Task
-from factory.verifiers.footprint import collateral
+from contracts.task import Criterion, Task
+from .footprint import collateral
 
 GUARD_CRITERION = "no_collateral_changes"
 

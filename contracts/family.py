@@ -16,10 +16,10 @@ from typing import Any, ClassVar, Literal
 import jinja2
 from pydantic import BaseModel, ConfigDict, Field
 
-from factory.worlds.model import World
-from gymfactory.registry import UnknownName, check_name
+from contracts.world import World
+from contracts.registry import UnknownName, check_name
 
-from .schema import Capability, Criterion
+from .task import Capability, Criterion
 
 
 class Requirements(BaseModel):
