@@ -1,4 +1,10 @@
-"""Screenshots and other blobs by key, in a local folder by default or at any fsspec URL (s3://, gs://, memory://)."""
+"""Screenshots and other blobs by key, in a local folder by default or at any fsspec URL (s3://, gs://, memory://).
+
+An `s3://bucket/prefix` URL goes through `s3fs`, which takes its endpoint and credentials from the
+standard variables (`AWS_ENDPOINT_URL` or `AWS_ENDPOINT_URL_S3`, `AWS_ACCESS_KEY_ID`,
+`AWS_SECRET_ACCESS_KEY`, `AWS_DEFAULT_REGION`, or an AWS profile), so any S3-compatible server
+(MinIO, Ceph, R2, moto) works unchanged. The bucket must exist; the store never creates one.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,12 @@ from pathlib import Path
 import fsspec
 
 from mocked_apps.registry import home
+
+__all__ = ["ObjectStore", "ObjectStoreError", "default_url"]
+
+
+class ObjectStoreError(RuntimeError):
+    """The object store's backend refused or failed a write (no such bucket, no credentials, unreachable endpoint)."""
 
 
 def default_url() -> str:
@@ -34,16 +46,34 @@ class ObjectStore:
         path = self._path(key)
         if self._local:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        with self.fs.open(path, "wb") as f:
-            f.write(data)
+        try:
+            with self.fs.open(path, "wb") as f:
+                f.write(data)
+        except OSError as err:  # s3fs maps a missing bucket, a refused key and an unreachable endpoint to OSError
+            raise ObjectStoreError(f"object store {self.url}: cannot write {key}: {err}") from err
         return key
 
     def get(self, key: str) -> bytes:
+        """The bytes under `key`; FileNotFoundError when there are none."""
         with self.fs.open(self._path(key), "rb") as f:
             return f.read()
 
     def exists(self, key: str) -> bool:
         return self.fs.exists(self._path(key))
+
+    def keys(self, prefix: str = "") -> list[str]:
+        """Every key below `prefix` (a folder-like key, or "" for all), sorted."""
+        base = self._path(prefix).rstrip("/") if prefix else self.root
+        if not self.fs.exists(base):
+            return []
+        root = self.root.rstrip("/") + "/"
+        return sorted(p.removeprefix(root) for p in self.fs.find(base))
+
+    def put_tree(self, folder: Path, prefix: str) -> list[str]:
+        """Copy every file below the local `folder` under `prefix/` (e.g. an exported dataset); returns the keys."""
+        folder = Path(folder)
+        return [self.put(f"{prefix}/{p.relative_to(folder).as_posix()}", p.read_bytes())
+                for p in sorted(folder.rglob("*")) if p.is_file()]
 
     def full_url(self, key: str) -> str:
         """Where the object lives, as an fsspec URL or local path."""

@@ -1,4 +1,8 @@
-"""The trajectory store: every attempt and each of its steps, written as they happen (SQLite or any SQLAlchemy URL)."""
+"""The trajectory store: every attempt and each of its steps, written as they happen (SQLite or any SQLAlchemy URL).
+
+The embedded default is a SQLite file; several machines share one store through PostgreSQL with the
+same models (`postgresql+psycopg://user:password@host:5432/db`, the `psycopg` driver is installed).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field as PField, NaiveDatetime
-from sqlalchemy import JSON, Column, event, exc, func
+from sqlalchemy import JSON, Column, event, exc, func, make_url
 from sqlmodel import Field, Session, SQLModel, col, create_engine, select
 
 from contracts.errors import InputError
@@ -90,6 +94,10 @@ class StoreCorrupt(InputError):
     """The trajectory store's SQLite file is not a readable database; the message names the file and the way out."""
 
 
+class StoreUnavailable(InputError):
+    """The trajectory store's database server cannot be reached or refuses the login; the message names it (no password)."""
+
+
 def default_url() -> str:
     """`$GYMFACTORY_HOME/trajectories.db` as a SQLite URL."""
     return f"sqlite:///{home() / 'trajectories.db'}"
@@ -127,7 +135,12 @@ class TrajectoryStore:
                 raise
         else:
             self.engine = create_engine(url, pool_pre_ping=True)
-            SQLModel.metadata.create_all(self.engine, tables=list(self.TABLES))
+            try:
+                SQLModel.metadata.create_all(self.engine, tables=list(self.TABLES))
+            except exc.OperationalError as err:
+                self.engine.dispose()
+                shown = make_url(url).render_as_string(hide_password=True)
+                raise StoreUnavailable(f"cannot open the trajectory store {shown}: {str(err.orig).strip().splitlines()[-1]}") from None
 
     def start_attempt(self, task_id: str, agent: str, model: str | None = None, info: dict | None = None) -> int:
         """A new attempt row; returns its id."""

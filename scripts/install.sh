@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs everything gymfactory needs on a fresh Debian machine: Chromium, bubblewrap, a virtual
-# environment in .venv, the pinned Python packages and gymfactory itself (editable).
+# Installs everything gymfactory needs on a fresh Debian machine: Chromium, bubblewrap, PostgreSQL and
+# Docker (the scale-out engines the tests run), a virtual environment in .venv, the pinned Python
+# packages and gymfactory itself (editable).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +12,10 @@ command -v chromium >/dev/null 2>&1 || APT+=(chromium)
 command -v bwrap >/dev/null 2>&1 || APT+=(bubblewrap)
 [ -x /usr/bin/python3 ] || APT+=(python3)
 command -v prlimit >/dev/null 2>&1 || APT+=(util-linux)
+# Scale-out engines, run for real by the tests: PostgreSQL (the shared trajectory store; the tests start a
+# throwaway cluster) and Docker (the docker backend; the tests start their own dockerd).
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || APT+=(postgresql)
+command -v dockerd >/dev/null 2>&1 || APT+=(docker.io)
 if [ ${#APT[@]} -gt 0 ]; then
   echo "== apt: ${APT[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

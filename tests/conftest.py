@@ -29,3 +29,21 @@ def prefect_server():
 
     with prefect_test_harness(server_startup_timeout=180):
         yield PREFECT_API_URL.value()
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A throwaway PostgreSQL cluster on loopback (Debian's server, run as the postgres user) for the whole session."""
+    from tests.support.postgres import PostgresServer
+
+    with PostgresServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def s3_server():
+    """moto in server mode: a real S3-compatible HTTP server process on loopback for the whole session."""
+    from tests.support.s3server import S3Server
+
+    with S3Server() as server:
+        yield server
