@@ -16,10 +16,12 @@ from typing import Any, ClassVar, Literal
 import jinja2
 from pydantic import BaseModel, ConfigDict, Field
 
-from contracts.world import World
-from contracts.registry import UnknownName, check_name
-
+from .registry import UnknownName, check_name
 from .task import Capability, Criterion
+from .world import Invoice, World
+
+__all__ = ["Family", "Requirements", "UnknownFamily", "first_name", "invoice_subject", "lookup", "money", "open_invoices",
+           "pick", "say", "solve_source"]
 
 
 class Requirements(BaseModel):
@@ -90,3 +92,33 @@ class UnknownFamily(UnknownName):
 
 def lookup(families: dict[str, Family], name: str) -> Family:
     return families[check_name("task family", name, families, UnknownFamily)]
+
+
+def solve_source(*steps: str) -> str:
+    """Golden code `solve(env)` whose body is the given steps, in order (each: unindented lines, e.g. a recipe's)."""
+    body = "\n".join("    " + line for step in steps for line in step.strip("\n").splitlines())
+    return f"\ndef solve(env):\n{body}\n"
+
+
+def open_invoices(world: World) -> list[Invoice]:
+    """The world's invoices not yet paid."""
+    return [i for i in world.invoices if not i.paid]
+
+
+def pick(rng: random.Random, items: list):
+    """One of `items` at random, or None when there are none."""
+    return rng.choice(items) if items else None
+
+
+def money(amount: float) -> str:
+    """An amount as a person writes it in the instruction: `$1,234.50`."""
+    return f"${amount:,.2f}"
+
+
+def first_name(name: str) -> str:
+    return name.split()[0]
+
+
+def invoice_subject(world: World, inv: Invoice) -> str:
+    """Subject of the message that carried the invoice (a world fact every mail projection keeps)."""
+    return next(m.subject for m in world.messages if inv.filename in m.attachments)

@@ -162,3 +162,11 @@ def _import_root(ref: str | Path) -> ModuleType:
         return importlib.import_module(str(ref))
     except ImportError as err:
         raise AppPackageError(f"cannot import app module {ref}: {err}") from err
+
+
+def load_part(ref: str | Path, part: str) -> ModuleType | None:
+    """An optional module of an app package (`projection`, `families`, `recipes`), or None when it has none."""
+    module = _import_root(ref)
+    if importlib.util.find_spec(f"{module.__name__}.{part}") is None:
+        return None
+    return importlib.import_module(f"{module.__name__}.{part}")

@@ -1,4 +1,6 @@
-"""Every hand-written task is well formed and its verifier does not succeed on the initial state."""
+"""Every hand-written task is well formed and its verifier does not succeed on the initial state.
+
+The fixture tasks of each shipped app live in its own package (`mocked_apps/<app>/tasks/`)."""
 
 from __future__ import annotations
 
@@ -10,14 +12,16 @@ from contracts.taskfiles import load_tasks
 from runtime.sandbox import run_verifier
 from contracts.scoring import Final, score
 
+from mocked_apps.registry import SHIPPED, resolve
+
 TASKS = Path(__file__).resolve().parents[1] / "fixtures" / "tasks"
-ALL = load_tasks(TASKS) + load_tasks(TASKS / "apps")
+APP_TASKS = [Path(__file__).resolve().parents[2] / "mocked_apps" / app / "tasks" for app in sorted(SHIPPED)]
+ALL = load_tasks(TASKS) + [t for folder in APP_TASKS if folder.is_dir() for t in load_tasks(folder)]
 
 
 @pytest.fixture(scope="module")
 def servers():
     from mocked_apps.kit import AppServer
-    from mocked_apps.registry import resolve
 
     started: dict[str, AppServer] = {}
     try:

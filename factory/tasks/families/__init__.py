@@ -1,21 +1,47 @@
-"""The shipped task families: single-app ones and cross-app ones, by name."""
+"""Every task family, by name: each app's own (its package's `families.py`, found by app discovery)
+and the cross-app ones here, which call only the apps' recipes.
+
+A family of an app outside this repository comes with its app folder: nothing here names it.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+
 from contracts.family import Family
-from .bank import TransferToSavings
-from .calendar import BookMeeting, RsvpYes
+from mocked_apps.registry import AppParts, part
+
 from .cross import LogPaymentInDrive, MeetEveryoneOnThread, PayAndConfirm, PayInvoiceFromDrive, ReplyWithInvoiceTotal
-from .drive import InvoiceDueDate, RenameDocument
-from .mail import ForwardInvoice, StarInvoiceEmail
 
-FAMILIES: dict[str, Family] = {
-    f.name: f
-    for f in (
-        StarInvoiceEmail(), ForwardInvoice(), RsvpYes(), BookMeeting(), RenameDocument(), InvoiceDueDate(),
-        TransferToSavings(), ReplyWithInvoiceTotal(), PayInvoiceFromDrive(), PayAndConfirm(),
-        MeetEveryoneOnThread(), LogPaymentInDrive(),
-    )
-}
+CROSS: tuple[Family, ...] = (ReplyWithInvoiceTotal(), PayInvoiceFromDrive(), PayAndConfirm(), MeetEveryoneOnThread(),
+                             LogPaymentInDrive())
 
-__all__ = ["FAMILIES"]
+
+def _app_families(app: str) -> tuple[Family, ...] | None:
+    module = part(app, "families")
+    return tuple(getattr(module, "FAMILIES", ())) or None if module is not None else None
+
+
+APP_FAMILIES: AppParts[tuple[Family, ...]] = AppParts(_app_families)
+"""App name -> the single-app families its package declares."""
+
+
+class _Families(Mapping[str, Family]):
+    """Family name -> family: the apps' families (in app order), then the cross-app ones; discovered on use."""
+
+    def _all(self) -> dict[str, Family]:
+        return {f.name: f for fams in APP_FAMILIES.values() for f in fams} | {f.name: f for f in CROSS}
+
+    def __getitem__(self, name: str) -> Family:
+        return self._all()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+FAMILIES: Mapping[str, Family] = _Families()
+
+__all__ = ["APP_FAMILIES", "CROSS", "FAMILIES"]

@@ -1,17 +1,21 @@
-"""Cross-app families: facts found in one app, acted on in another."""
+"""Cross-app families: facts found in one app, acted on in another.
+
+They know no app's labels, row ids or tables: golden steps and verifier predicates come from each
+app's `recipes` module, so a change to an app's UI is made once, in its own package.
+"""
 
 from __future__ import annotations
 
 import random
 from datetime import timedelta
 
-from contracts.family import Family, Requirements, say
+from contracts.family import Family, Requirements, first_name, invoice_subject, money, open_invoices, pick, say, solve_source
 from contracts.task import Criterion
 from contracts.world import World
-
-from ._common import app_title, first_name, invoice_thread_subject, money, open_invoices, pick
-from .bank import account_index, account_label
-from .calendar import free_slot
+from mocked_apps.bank import recipes as bank
+from mocked_apps.calendar import recipes as calendar
+from mocked_apps.drive import recipes as drive
+from mocked_apps.mail import recipes as mail
 
 _AMOUNT_CHECK = '''
 import re
@@ -28,67 +32,21 @@ def _mentions_amount(text, amount):
 '''
 
 
-def _payee_label(world: World, vendor_id: str) -> str:
-    payee = next(p for p in world.payees if p.org == vendor_id)
-    return f"{world.org(vendor_id).name} ({payee.account_ref})"
-
-
 def _invoice_ctx(world: World, inv) -> dict:
     return {"number": inv.number, "vendor": world.org(inv.vendor).name, "amount": inv.amount, "amount_text": f"{inv.amount:.2f}",
-            "filename": inv.filename, "subject": invoice_thread_subject(world, inv), "me": world.persona.email,
-            "from_label": account_label(world, "checking"), "from_id": account_index(world, "checking"),
-            "payee_label": _payee_label(world, inv.vendor), "drive": app_title("drive"), "bank": app_title("bank"),
-            "mail": app_title("mail"), "calendar": app_title("calendar")}
+            "filename": inv.filename, "subject": invoice_subject(world, inv), "me": world.persona.email,
+            "from_label": bank.account_label(world, "checking"), "from_id": bank.account_id(world, "checking"),
+            "payee_label": bank.payee_label(world, inv.vendor)}
 
 
-_PAY_GOLDEN = '''
-    env.open_app({{ drive|py }})
-    env.fill("Search in Drive", {{ filename|py }})
-    env.press("Enter")
-    env.click({{ filename|py }}, role="link")
-    env.open_app({{ bank|py }})
-    env.click("Pay a bill", role="link")
-    env.select("From account", {{ from_label|py }})
-    env.select("Payee", {{ payee_label|py }})
-    env.fill("Amount", {{ amount_text|py }})
-    env.fill("Memo / reference", {{ number|py }})
-    env.click("Review payment", role="button")
-    env.click("Confirm payment", role="button")
-'''
-
-_PAY_VERIFY = '''
-def _payments(final):
-    bank, before = final.state["bank"], final.initial_state["bank"]
-    old = {t["id"] for t in before["transfer"]}
-    return [t for t in bank["transfer"] if t["id"] not in old and t["status"] == "confirmed"]
+def _pay_steps(c: dict) -> tuple[str, ...]:
+    """Read the invoice in the drive, then pay it in full from checking with its number as the memo."""
+    return (drive.open_app(), drive.open_file(c["filename"]), bank.open_app(),
+            bank.pay_bill(c["from_label"], c["payee_label"], c["amount_text"], c["number"]))
 
 
-def _paid(final):
-    return [t for t in _payments(final) if t["kind"] == "payment" and t["payee_name"] == {{ vendor|py }}
-            and abs(t["amount"] - {{ amount }}) < 0.005]
-'''
-
-
-_REPLY_GOLDEN = '''
-    env.open_app({{ mail|py }})
-    env.fill("Search mail", {{ subject|py }})
-    env.press("Enter")
-    env.click({{ subject|py }}, role="link")
-    env.click("Reply", role="link")
-    env.fill("Body", {{ body|py }})
-    env.click("Send", role="button")
-'''
-
-_REPLIES_VERIFY = '''
-def _replies(final):
-    """Messages the user sent, after the start, in the thread that carried the invoice."""
-    mail, before = final.state["mail"], final.initial_state["mail"]
-    msgs = {m["id"]: m for m in before["message"]}
-    threads = {msgs[a["message_id"]]["thread_id"] for a in before["attachment"]
-               if a["filename"] == {{ filename|py }} and a["message_id"] in msgs}
-    return [m for m in mail["message"] if m["id"] not in msgs and not m["is_draft"]
-            and m["sender_email"].lower() == {{ me|py }} and m["thread_id"] in threads]
-'''
+def _reply_steps(c: dict) -> tuple[str, ...]:
+    return mail.open_app(), mail.open_thread(c["subject"]), mail.reply(c["body"])
 
 
 class ReplyWithInvoiceTotal(Family):
@@ -114,18 +72,17 @@ class ReplyWithInvoiceTotal(Family):
             Criterion(id="states_total", description=f"That reply states the total {money(inv.amount)}."),
         ])
 
-    golden_template = '''
-def solve(env):
-    env.open_app({{ drive|py }})
-    env.fill("Search in Drive", {{ filename|py }})
-    env.press("Enter")
-    env.click({{ filename|py }}, role="link")''' + _REPLY_GOLDEN
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        return solve_source(drive.open_app(), drive.open_file(c["filename"]), *_reply_steps(c))
 
-    verifier_template = _AMOUNT_CHECK + _REPLIES_VERIFY + '''
+    def verifier(self, req: Requirements) -> str:
+        c = req.answer_context
+        return _AMOUNT_CHECK + mail.replies_source("_replies", c["me"], c["filename"]) + f'''
 
 def verify(final):
     new = _replies(final)
-    return {"replied_in_thread": bool(new), "states_total": any(_mentions_amount(m["body"], {{ amount }}) for m in new)}
+    return {{"replied_in_thread": bool(new), "states_total": any(_mentions_amount(body, {c["amount"]!r}) for body in new)}}
 '''
 
 
@@ -152,19 +109,23 @@ class PayInvoiceFromDrive(Family):
             Criterion(id="paid_once", description="Exactly one new payment or transfer was confirmed."),
         ])
 
-    golden_template = "def solve(env):" + _PAY_GOLDEN
+    def golden(self, req: Requirements) -> str:
+        return solve_source(*_pay_steps(req.answer_context))
 
-    verifier_template = _PAY_VERIFY + '''
+    def verifier(self, req: Requirements) -> str:
+        c = req.answer_context
+        return (bank.new_payments_source("_bank_new") + bank.paid_source("_paid", c["vendor"], c["amount"])
+                + bank.paid_source("_paid_from_checking", c["vendor"], c["amount"], from_id=c["from_id"])
+                + bank.paid_source("_paid_with_memo", c["vendor"], c["amount"], memo_has=c["number"]) + '''
 
 def verify(final):
-    paid = _paid(final)
     return {
-        "paid_in_full": bool(paid),
-        "from_checking": any(t["from_account_id"] == {{ from_id }} for t in paid),
-        "memo_has_number": any({{ number|py }} in t["memo"] for t in paid),
-        "paid_once": len(_payments(final)) == 1,
+        "paid_in_full": bool(_paid(final)),
+        "from_checking": bool(_paid_from_checking(final)),
+        "memo_has_number": bool(_paid_with_memo(final)),
+        "paid_once": len(_bank_new(final)) == 1,
     }
-'''
+''')
 
 
 class PayAndConfirm(Family):
@@ -190,16 +151,19 @@ class PayAndConfirm(Family):
             Criterion(id="confirmed_by_email", description=f"The user replied in the invoice's thread that {inv.number} is paid."),
         ])
 
-    golden_template = "def solve(env):" + _PAY_GOLDEN.rstrip("\n") + _REPLY_GOLDEN
+    def golden(self, req: Requirements) -> str:
+        return solve_source(*_pay_steps(req.answer_context), *_reply_steps(req.answer_context))
 
-    verifier_template = _PAY_VERIFY + _REPLIES_VERIFY + '''
+    def verifier(self, req: Requirements) -> str:
+        c = req.answer_context
+        return (bank.new_payments_source("_bank_new")
+                + bank.paid_source("_paid", c["vendor"], c["amount"], from_id=c["from_id"], memo_has=c["number"])
+                + mail.replies_source("_replies", c["me"], c["filename"]) + f'''
 
 def verify(final):
-    paid = [t for t in _paid(final) if {{ number|py }} in t["memo"] and t["from_account_id"] == {{ from_id }}]
-    replies = _replies(final)
-    said = [m for m in replies if "paid" in m["body"].lower() and {{ number|py }} in m["body"]]
-    return {"paid_in_full": bool(paid), "paid_once": len(_payments(final)) == 1, "confirmed_by_email": bool(said)}
-'''
+    said = [body for body in _replies(final) if "paid" in body.lower() and {c["number"]!r} in body]
+    return {{"paid_in_full": bool(_paid(final)), "paid_once": len(_bank_new(final)) == 1, "confirmed_by_email": bool(said)}}
+''')
 
 
 class MeetEveryoneOnThread(Family):
@@ -224,7 +188,7 @@ class MeetEveryoneOnThread(Family):
             return None
         subject, emails = chosen
         minutes = rng.choice([30, 45])
-        start = free_slot(world, rng, minutes)
+        start = calendar.free_slot(world, rng, minutes)
         title = f"Follow-up: {subject}"
         when = start.strftime("%A %B %d at %H:%M").replace(" 0", " ")
         instruction = say(rng, world, "Set up a {minutes}-minute meeting called \"{title}\" on {when} with everyone on the \"{subject}\" email thread.",
@@ -232,47 +196,26 @@ class MeetEveryoneOnThread(Family):
                           minutes=minutes, title=title, when=when, subject=subject)
         ctx = {"title": title, "subject": subject, "guests": emails, "date": start.date().isoformat(),
                "start_time": start.strftime("%H:%M"), "end_time": (start + timedelta(minutes=minutes)).strftime("%H:%M"),
-               "start": start.isoformat(), "end": (start + timedelta(minutes=minutes)).isoformat(),
-               "mail": app_title("mail"), "calendar": app_title("calendar")}
+               "start": start.isoformat(), "end": (start + timedelta(minutes=minutes)).isoformat()}
         return self._req(instruction, ctx, [
             Criterion(id="event_created", description=f"A new event '{title}' at {start:%Y-%m-%d %H:%M} lasting {minutes} minutes."),
             Criterion(id="everyone_invited", description="Everyone on the thread but the user is invited: " + ", ".join(emails)),
         ])
 
-    golden_template = '''
-def solve(env):
-    env.open_app({{ mail|py }})
-    env.fill("Search mail", {{ subject|py }})
-    env.press("Enter")
-    env.click({{ subject|py }}, role="link")
-    env.open_app({{ calendar|py }})
-    env.click("Create event", role="link")
-    env.fill("Title", {{ title|py }})
-    env.fill("Start date", {{ date|py }})
-    env.fill("Start time", {{ start_time|py }})
-    env.fill("End date", {{ date|py }})
-    env.fill("End time", {{ end_time|py }})
-    env.fill("Guests", {{ guests|join(", ")|py }})
-    env.click("Save event", role="button")
-'''
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        return solve_source(mail.open_app(), mail.open_thread(c["subject"]), calendar.open_app(),
+                            calendar.create_event(c["title"], c["date"], c["start_time"], c["end_time"], ", ".join(c["guests"])))
 
-    verifier_template = '''
-from datetime import datetime
-
-
-def _t(value):
-    return datetime.fromisoformat(str(value).replace(" ", "T"))
-
+    def verifier(self, req: Requirements) -> str:
+        c = req.answer_context
+        return (calendar.new_events_source("_events", c["title"], c["start"], c["end"]) + calendar.invited_source("_invited")
+                + f'''
 
 def verify(final):
-    cal, before = final.state["calendar"], final.initial_state["calendar"]
-    old = {e["id"] for e in before["event"]}
-    new = [e for e in cal["event"] if e["id"] not in old and e["title"].strip().lower() == {{ title|py }}.lower()
-           and _t(e["start"]) == _t({{ start|py }}) and _t(e["end"]) == _t({{ end|py }})]
-    want = set({{ guests|py }})
-    invited = lambda eid: {i["email"].strip().lower() for i in cal["invitee"] if i["event_id"] == eid}
-    return {"event_created": bool(new), "everyone_invited": any(want <= invited(e["id"]) for e in new)}
-'''
+    new, want = _events(final), set({c["guests"]!r})
+    return {{"event_created": bool(new), "everyone_invited": any(want <= _invited(final, e) for e in new)}}
+''')
 
 
 class LogPaymentInDrive(Family):
@@ -295,7 +238,7 @@ class LogPaymentInDrive(Family):
         row = len(log.rows)  # header excluded, plus the new one
         ctx = {"number": inv.number, "vendor": vendor, "amount": inv.amount, "due": inv.due.isoformat(), "row": row,
                "cells": [inv.number, vendor, f"{inv.amount:.2f}", inv.due.isoformat(), "paid"],
-               "columns": list(log.rows[0]), "drive": app_title("drive"), "bank": app_title("bank")}
+               "columns": list(log.rows[0])}
         ctx["has_rows"] = row > 1  # an empty log has no old rows to keep: no criterion that checks nothing
         criteria = [
             Criterion(id="row_added", description=f"The Invoice log has a new row for {inv.number}."),
@@ -306,31 +249,12 @@ class LogPaymentInDrive(Family):
             criteria.append(Criterion(id="old_rows_kept", description="The rows that were there are unchanged."))
         return self._req(instruction, ctx, criteria)
 
-    golden_template = '''
-def solve(env):
-    env.open_app({{ bank|py }})
-    env.fill("Search transactions", {{ number|py }})
-    env.press("Enter")
-    env.open_app({{ drive|py }})
-    env.fill("Search in Drive", "Invoice log")
-    env.press("Enter")
-    env.click("Invoice log", role="link")
-    env.click("Edit", role="link")
-    env.click("Add row", role="button")
-{% for col in columns %}
-    env.fill({{ ("Row %d, %s" % (row, col))|py }}, {{ cells[loop.index0]|py }})
-{% endfor %}
-    env.click("Save table", role="button")
-'''
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        return solve_source(bank.open_app(), bank.search_transactions(c["number"]), drive.open_app(),
+                            drive.open_file("Invoice log"), drive.add_table_row(c["row"], c["columns"], c["cells"]))
 
-    verifier_template = '''
-import json
-
-
-def _table(state):
-    f = next((f for f in state["drive"]["file"] if f["name"] == "Invoice log" and not f["trashed"]), None)
-    return json.loads(f["content"]) if f else {"columns": [], "rows": []}
-
+    verifier_template = drive.table_source("_table", "Invoice log") + '''
 
 def _num(text):
     try:

@@ -4,27 +4,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from datetime import datetime, time, timedelta
+from datetime import timedelta
 
-from contracts.family import Family, Requirements, say
+from contracts.family import Family, Requirements, first_name, pick, say, solve_source
 from contracts.task import Criterion
 from contracts.world import World
 
-from ._common import first_name, pick
-
-
-def free_slot(world: World, rng: random.Random, minutes: int) -> datetime:
-    """A weekday slot in the next two weeks, within 9-17, that overlaps none of the world's meetings."""
-    now = world.scenario.clock
-    for _ in range(200):
-        day = now.date() + timedelta(days=rng.randint(1, 14))
-        if day.weekday() >= 5:
-            continue
-        start = datetime.combine(day, time(rng.randint(9, 16 - minutes // 60), rng.choice([0, 30])))
-        end = start + timedelta(minutes=minutes)
-        if end.time() <= time(17, 0) and all(end <= m.start or start >= m.end for m in world.meetings):
-            return start
-    raise LookupError("no free slot")
+from .recipes import create_event, free_slot
 
 
 class RsvpYes(Family):
@@ -52,13 +38,10 @@ class RsvpYes(Family):
             Criterion(id="nothing_else", description="No other answer of the user changed.", weight=0.5),
         ])
 
-    golden_template = '''
-def solve(env):
-    env.fill("Search events", {{ title|py }})
-    env.press("Enter")
-    env.click({{ title|py }}, role="link")
-    env.click("Yes", role="button")
-'''
+    def golden(self, req: Requirements) -> str:
+        title = req.answer_context["title"]
+        return solve_source(f'env.fill("Search events", {title!r})', 'env.press("Enter")', f'env.click({title!r}, role="link")',
+                            'env.click("Yes", role="button")')
 
     verifier_template = '''
 def verify(final):
@@ -101,17 +84,9 @@ class BookMeeting(Family):
             Criterion(id="guest_invited", description=f"{who.email} is invited to it."),
         ])
 
-    golden_template = '''
-def solve(env):
-    env.click("Create event", role="link")
-    env.fill("Title", {{ title|py }})
-    env.fill("Start date", {{ date|py }})
-    env.fill("Start time", {{ start_time|py }})
-    env.fill("End date", {{ date|py }})
-    env.fill("End time", {{ end_time|py }})
-    env.fill("Guests", {{ guest|py }})
-    env.click("Save event", role="button")
-'''
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        return solve_source(create_event(c["title"], c["date"], c["start_time"], c["end_time"], c["guest"]))
 
     verifier_template = '''
 from datetime import datetime
@@ -133,3 +108,6 @@ def verify(final):
         "guest_invited": any((e["id"], {{ guest|py }}) in guests for e in timed or new),
     }
 '''
+
+
+FAMILIES = (RsvpYes(), BookMeeting())

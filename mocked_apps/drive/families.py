@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from contracts.family import Family, Requirements, say
+from contracts.family import Family, Requirements, open_invoices, pick, say, solve_source
 from contracts.task import Criterion
 from contracts.world import World
 
-from ._common import open_invoices, pick
+from .recipes import open_file
 
 
 class RenameDocument(Family):
@@ -32,15 +32,9 @@ class RenameDocument(Family):
             Criterion(id="only_that_file", description="No other file changed its name.", weight=0.5),
         ])
 
-    golden_template = '''
-def solve(env):
-    env.fill("Search in Drive", {{ old|py }})
-    env.press("Enter")
-    env.click({{ old|py }}, role="link")
-    env.click("Rename", role="link")
-    env.fill("New name", {{ new|py }})
-    env.click("Rename", role="button")
-'''
+    def golden(self, req: Requirements) -> str:
+        return solve_source(open_file(req.answer_context["old"]), 'env.click("Rename", role="link")',
+                            f'env.fill("New name", {req.answer_context["new"]!r})', 'env.click("Rename", role="button")')
 
     verifier_template = '''
 def verify(final):
@@ -74,13 +68,8 @@ class InvoiceDueDate(Family):
             Criterion(id="no_wrong_date", description="The answer names no other date (listing every date is no answer).", weight=0.5),
         ])
 
-    golden_template = '''
-def solve(env):
-    env.fill("Search in Drive", {{ filename|py }})
-    env.press("Enter")
-    env.click({{ filename|py }}, role="link")
-    env.answer({{ due_text|py }})
-'''
+    def golden(self, req: Requirements) -> str:
+        return solve_source(open_file(req.answer_context["filename"]), f'env.answer({req.answer_context["due_text"]!r})')
 
     verifier_template = '''
 import re
@@ -112,3 +101,6 @@ def verify(final):
     target = (due.year, due.month, due.day)
     return {"right_date": target in found, "no_wrong_date": found <= {target}}
 '''
+
+
+FAMILIES = (RenameDocument(), InvoiceDueDate())

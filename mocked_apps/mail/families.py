@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from contracts.family import Family, Requirements, say
+from contracts.family import Family, Requirements, first_name, invoice_subject, open_invoices, pick, say, solve_source
 from contracts.task import Criterion
 from contracts.world import World
 
-from ._common import first_name, invoice_thread_subject, open_invoices, pick
+from .recipes import forward, open_thread, thread_of_source
 
 
 class StarInvoiceEmail(Family):
@@ -28,28 +28,16 @@ class StarInvoiceEmail(Family):
                           "Can you star {vendor}'s invoice email ({number})?",
                           "Flag the {vendor} invoice email ({number}) with a star.",
                           vendor=vendor, number=inv.number)
-        ctx = {"subject": invoice_thread_subject(world, inv), "filename": inv.filename}
+        ctx = {"subject": invoice_subject(world, inv), "filename": inv.filename}
         return self._req(instruction, ctx, [
             Criterion(id="starred", description=f"The thread carrying {inv.filename} is starred."),
             Criterion(id="others_untouched", description="No other thread's star changed.", weight=0.5),
         ])
 
-    golden_template = '''
-def solve(env):
-    env.fill("Search mail", {{ subject|py }})
-    env.press("Enter")
-    env.click({{ subject|py }}, role="link")
-    env.click("Star", role="button")
-'''
+    def golden(self, req: Requirements) -> str:
+        return solve_source(open_thread(req.answer_context["subject"]), 'env.click("Star", role="button")')
 
-    verifier_template = '''
-def _thread_of(state, filename):
-    msgs = {m["id"]: m for m in state["message"]}
-    for a in state["attachment"]:
-        if a["filename"] == filename and a["message_id"] in msgs:
-            return msgs[a["message_id"]]["thread_id"]
-    return None
-
+    verifier_template = thread_of_source() + '''
 
 def verify(final):
     before = {t["id"]: t["starred"] for t in final.initial_state["mail"]["thread"]}
@@ -79,7 +67,7 @@ class ForwardInvoice(Family):
                           "Please send {colleague} the invoice {number} from {vendor} - just forward the email.",
                           "{colleague_first} needs to see invoice {number} from {vendor}; forward it to them with the attachment.",
                           vendor=vendor, number=inv.number, colleague=to.name, colleague_first=first_name(to.name))
-        ctx = {"subject": invoice_thread_subject(world, inv), "filename": inv.filename, "to_email": to.email,
+        ctx = {"subject": invoice_subject(world, inv), "filename": inv.filename, "to_email": to.email,
                "me": world.persona.email, "number": inv.number}
         return self._req(instruction, ctx, [
             Criterion(id="sent_to_colleague", description=f"A new message from the user went to {to.email}."),
@@ -87,15 +75,8 @@ class ForwardInvoice(Family):
             Criterion(id="subject_mentions_invoice", description="Its subject mentions the invoice (number or original subject).", required=False, weight=0.5),
         ])
 
-    golden_template = '''
-def solve(env):
-    env.fill("Search mail", {{ subject|py }})
-    env.press("Enter")
-    env.click({{ subject|py }}, role="link")
-    env.click("Forward", role="link")
-    env.fill("To", {{ to_email|py }})
-    env.click("Send", role="button")
-'''
+    def golden(self, req: Requirements) -> str:
+        return solve_source(open_thread(req.answer_context["subject"]), forward(req.answer_context["to_email"]))
 
     verifier_template = '''
 def verify(final):
@@ -114,3 +95,6 @@ def verify(final):
         "subject_mentions_invoice": any({{ number|py }} in m["subject"] or {{ subject|py }} in m["subject"] for m in sent),
     }
 '''
+
+
+FAMILIES = (StarInvoiceEmail(), ForwardInvoice())

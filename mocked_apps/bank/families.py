@@ -4,22 +4,11 @@ from __future__ import annotations
 
 import random
 
-from contracts.family import Family, Requirements, say
+from contracts.family import Family, Requirements, money, say, solve_source
 from contracts.task import Criterion
 from contracts.world import World
 
-from ._common import money
-
-
-def account_label(world: World, kind: str) -> str:
-    """How the bank's drop-downs show an account: name and masked number."""
-    acc = next(a for a in world.accounts if a.kind == kind)
-    return f"{acc.name} •••• {acc.number}"
-
-
-def account_index(world: World, kind: str) -> int:
-    """The bank app's row id of the account (the world's order)."""
-    return 1 + [a.kind for a in world.accounts].index(kind)
+from .recipes import account_id, account_label, transfer
 
 
 class TransferToSavings(Family):
@@ -38,23 +27,17 @@ class TransferToSavings(Family):
                           "Transfer {amount} from {checking} to {savings}.", "Put {amount} aside: transfer it from the checking account to savings.",
                           amount=money(amount), checking=checking.name, savings=next(a.name for a in world.accounts if a.kind == "savings"))
         ctx = {"amount": amount, "amount_text": f"{amount:.2f}", "from_label": account_label(world, "checking"),
-               "to_label": account_label(world, "savings"), "from_id": account_index(world, "checking"),
-               "to_id": account_index(world, "savings")}
+               "to_label": account_label(world, "savings"), "from_id": account_id(world, "checking"),
+               "to_id": account_id(world, "savings")}
         return self._req(instruction, ctx, [
             Criterion(id="transferred", description=f"A confirmed transfer of {money(amount)} from checking to savings exists."),
             Criterion(id="balances_moved", description="Checking went down and savings went up by exactly that amount."),
             Criterion(id="only_once", description="No other payment or transfer was confirmed.", weight=0.5),
         ])
 
-    golden_template = '''
-def solve(env):
-    env.click("Transfer money", role="link")
-    env.select("From", {{ from_label|py }})
-    env.select("To", {{ to_label|py }})
-    env.fill("Amount", {{ amount_text|py }})
-    env.click("Review transfer", role="button")
-    env.click("Confirm transfer", role="button")
-'''
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        return solve_source(transfer(c["from_label"], c["to_label"], c["amount_text"]))
 
     verifier_template = '''
 def verify(final):
@@ -68,3 +51,6 @@ def verify(final):
              and abs(bal(bank, {{ to_id }}) - bal(before, {{ to_id }}) - {{ amount }}) < 0.005)
     return {"transferred": bool(ok), "balances_moved": moved, "only_once": len(new) == 1}
 '''
+
+
+FAMILIES = (TransferToSavings(),)
