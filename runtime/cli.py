@@ -16,7 +16,10 @@ console = Console()
 
 
 def register(root: typer.Typer) -> None:
+    from runtime.dashboard.cli import dashboard_command
+
     root.command("rollout")(rollout_command)
+    root.command("dashboard")(dashboard_command)
 
 
 def rollout_command(
@@ -31,6 +34,8 @@ def rollout_command(
     max_steps: int = typer.Option(30, min=1, help="Agent replies per attempt."),
     seed: int = typer.Option(0, help="Seed of the random agent (offset by the attempt number)."),
     vision: bool = typer.Option(True, help="Send screenshots to LLM agents."),
+    keep_screenshots: bool = typer.Option(True, "--keep-screenshots/--no-screenshots",
+                                          help="Keep every observation's screenshot in the object store, for replay in the dashboard."),
     run: Optional[str] = typer.Option(None, help="Run name in the store; rerun with the same name to resume it "
                                       "(finished attempts are kept, interrupted ones redone). Default: a new run."),
 ) -> None:
@@ -76,13 +81,16 @@ def rollout_command(
             with EnvironmentManager(screenshots=screenshots) as manager:
                 report = rollout(
                     task_list, agent, attempts, concurrency, options=options, max_steps=max_steps, manager=manager,
-                    store=trajectories, form_factor=form_factor, progress=on_result, run=run,
+                    store=trajectories, form_factor=form_factor, progress=on_result, run=run, screenshots=keep_screenshots,
                 )
+                objects = manager.screenshots.url
         except RolloutInterrupted as stopped:
-            report = stopped.report
+            report, objects = stopped.report, screenshots or "$GYMFACTORY_HOME/objects"
         finally:
             trajectories.close()
     console.print(summary_table(report))
+    console.print(f"results: {len(report.results)} attempts of run {run} in {trajectories.url}; screenshots and final states in "
+                  f"{objects}\nreplay them: gymfactory dashboard --store {trajectories.url}")
     resumed = sum(r.resumed for r in report.results)
     if resumed:
         console.print(f"resumed run {run}: {resumed} attempt(s) finished earlier were kept, not redone")

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from contracts.task import Task
 from runtime.agents import Agent, AgentError, AgentFailed, AgentOptions, make_agent
 from runtime.harness import Harness, HarnessError, ImageSource, Turn
+from runtime.objectstore import ObjectStoreError
 from runtime.observation import Observation
 from runtime.manager import EnvError, EnvironmentManager, Lease, Outcome, Session, SessionSpec, TaskSetupError
 from contracts.status import INTERRUPTED, SCORED, Status
@@ -128,7 +129,7 @@ def run_attempt(
     scored attempt's final state is kept in the object store under `info["final"]`, so diagnosis
     can diff it against the golden's.
     """
-    info = {**attempt_info(task, session.manager.screenshots.url), **(info or {})}
+    info = {**attempt_info(task, session.manager.screenshots.url), "max_steps": max_steps, **(info or {})}
     attempt_id = store.start_attempt(task.id, agent.name, agent.model, info=info)
     if images is None and agent.vision:
         images = session.manager.screenshots
@@ -208,11 +209,11 @@ def _keep_final(session: Session, key: str) -> None:
     """The attempt's final state dumps (and answer) as JSON in the object store; an env fault here loses only them."""
     try:
         final = session.final()
-    except EnvError:
+        if final is not None:
+            doc = {"state": final.state, "initial_state": final.initial_state, "answer": final.answer}
+            session.manager.screenshots.put(key, json.dumps(doc, default=str).encode())
+    except (EnvError, OSError, ObjectStoreError):
         return
-    if final is not None:
-        doc = {"state": final.state, "initial_state": final.initial_state, "answer": final.answer}
-        session.manager.screenshots.put(key, json.dumps(doc, default=str).encode())
 
 
 Progress = Callable[[AttemptResult, int, int], None]
@@ -278,7 +279,7 @@ def rollout(
             finally:
                 session.close()
         except EnvError as err:  # the session could not even be requested or closed
-            attempt_id = store.start_attempt(task.id, agent.name, agent.model, info=info)
+            attempt_id = store.start_attempt(task.id, agent.name, agent.model, info={**attempt_info(task, manager.screenshots.url), **info})
             outcome = Outcome(status="env_error", error=f"environment: {err}")
             store.finish_attempt(attempt_id, outcome, {})
             return AttemptResult(task_id=task.id, agent=agent.name, attempt_id=attempt_id, status="env_error", error=outcome.error)

@@ -16,7 +16,13 @@ AGENTS = Registry("agent", {
     "openai": "runtime.agents.openai_agent:OpenAIAgent",
     "anthropic": "runtime.agents.anthropic_agent:AnthropicAgent",
     "policy": "rl.agent:PolicyAgent",  # a local Hugging Face causal LM (--model PATH), trained by rl/
-}, error=UnknownAgent)
+    # test-only: the oracle with one planted weakness each (runtime.agents.flawed), to measure diagnosis
+    "flawed-search": "runtime.agents.flawed:MisspellsSearch",
+    "flawed-confirm": "runtime.agents.flawed:NeverConfirms",
+    "flawed-date_time": "runtime.agents.flawed:DatesOffByOne",
+    "flawed-select_option": "runtime.agents.flawed:FirstOption",
+    "flawed-cross_app": "runtime.agents.flawed:StaysInOneApp",
+}, hidden={"flawed-search", "flawed-confirm", "flawed-date_time", "flawed-select_option", "flawed-cross_app"}, error=UnknownAgent)
 
 
 def agent_names() -> list[str]:

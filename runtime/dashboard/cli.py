@@ -1,0 +1,26 @@
+"""`gymfactory dashboard`: serve the replay dashboard over a trajectory store."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+
+def dashboard_command(
+    store: Optional[str] = typer.Option(None, help="Trajectory store URL or SQLite path (a run folder's rollouts/trajectories.db); "
+                                        "default $GYMFACTORY_HOME/trajectories.db."),
+    host: str = typer.Option("127.0.0.1", help="Address to listen on."),
+    port: int = typer.Option(8765, min=0, max=65535, help="Port to listen on."),
+) -> None:
+    """Browse runs, agents, tasks and attempts; replay each attempt step by step; JSON diagnosis under /api."""
+    import uvicorn
+
+    from runtime.dashboard.app import create_app
+    from runtime.store import TrajectoryStore
+
+    trajectories = TrajectoryStore(store) if store else TrajectoryStore()
+    typer.echo(f"dashboard over {trajectories.url}: http://{host}:{port}/  (API: http://{host}:{port}/api/docs)")
+    from runtime.dashboard.data import TrajectoryView
+
+    uvicorn.run(create_app(view=TrajectoryView(trajectories)), host=host, port=port, log_level="warning")
