@@ -22,7 +22,6 @@ from pydantic import ValidationError
 from sqlalchemy import Boolean, JSON, create_engine, event, insert
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, StatementError
-from sqlmodel import SQLModel
 
 from .package import AppPackage
 
@@ -66,7 +65,9 @@ class InstanceStore:
         self._templates: dict[str, Path] = {}
         self._lock = threading.Lock()
         self._build_lock = threading.Lock()
-        self._tables = [t for t in SQLModel.metadata.sorted_tables if t in {m.__table__ for m in package.tables}]
+        own = {m.__table__ for m in package.tables}
+        metadatas = {id(t.metadata): t.metadata for t in own}  # an app may keep its tables in a namespace of its own
+        self._tables = [t for md in metadatas.values() for t in md.sorted_tables if t in own]
 
     # ---- lifecycle -------------------------------------------------------------------
     def create(self, seed: dict | None = None, clock: str | None = None) -> str:
@@ -160,7 +161,8 @@ class InstanceStore:
         rows_by_table = self._validate(seed)
         engine = _engine(path)
         try:
-            SQLModel.metadata.create_all(engine, tables=self._tables)
+            for metadata in {id(t.metadata): t.metadata for t in self._tables}.values():
+                metadata.create_all(engine, tables=[t for t in self._tables if t.metadata is metadata])
             with engine.begin() as conn:
                 conn.exec_driver_sql(f"CREATE TABLE {META_TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
                 conn.exec_driver_sql(f"INSERT INTO {META_TABLE} VALUES ('clock', ?)", (clock,))

@@ -10,6 +10,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Callable
 
 from fastapi import APIRouter
 from sqlmodel import SQLModel
@@ -55,8 +56,21 @@ class AppPackage:
         return self.manifest.model_copy(update={"entities": entities})
 
 
+_SOURCES: list[tuple[Callable[[str | Path], bool], Callable[[str | Path], AppPackage], Callable[[str | Path, str], ModuleType | None]]] = []
+"""Other kinds of app reference (e.g. a spec file the kit compiles): (accepts(ref), load(ref), part(ref, name)), tried first."""
+
+
+def add_source(accepts: Callable[[str | Path], bool], load: Callable[[str | Path], AppPackage],
+               part: Callable[[str | Path, str], ModuleType | None]) -> None:
+    """Let `load_package`, `load_manifest` and `load_part` take references that `accepts` recognises (e.g. `*.yaml` specs)."""
+    _SOURCES.append((accepts, load, part))
+
+
 def load_package(ref: str | Path) -> AppPackage:
-    """Load an app from a module name (`mocked_apps.mail`) or a package folder path."""
+    """Load an app from a module name (`mocked_apps.mail`), a package folder path, or a registered source (a spec)."""
+    for accepts, load, _ in _SOURCES:
+        if accepts(ref):
+            return load(ref)
     module = _import_root(ref)
     name = module.__name__
     root = Path(module.__file__).parent
@@ -132,6 +146,9 @@ def load_manifest(ref: str | Path) -> AppManifest:
     Table names are global in SQLAlchemy's metadata: two apps with an `account` table cannot be
     imported into one process. Servers run one app each; everything else reads manifests.
     """
+    for accepts, load, _ in _SOURCES:
+        if accepts(ref):
+            return load(ref).manifest
     module = _import_root(ref)
     try:
         manifest = importlib.import_module(f"{module.__name__}.manifest").MANIFEST
@@ -166,6 +183,9 @@ def _import_root(ref: str | Path) -> ModuleType:
 
 def load_part(ref: str | Path, part: str) -> ModuleType | None:
     """An optional module of an app package (`projection`, `families`, `recipes`), or None when it has none."""
+    for accepts, _, load in _SOURCES:
+        if accepts(ref):
+            return load(ref, part)
     module = _import_root(ref)
     if importlib.util.find_spec(f"{module.__name__}.{part}") is None:
         return None

@@ -1,0 +1,92 @@
+"""The compiler: an app spec (YAML) -> an `AppPackage` the kit serves like any hand-written app.
+
+Nothing is generated on disk and no kit code is copied: the package's tables come from the spec
+(in their own namespace), its router is the kit's archetypes mounted over the spec, its templates
+and static files are the archetypes', and its default seed is the spec's sample data.
+"""
+
+from __future__ import annotations
+
+import functools
+from datetime import datetime
+from pathlib import Path
+
+import yaml
+from pydantic import ValidationError
+
+from ..manifest import AppManifest, PageSpec as ManifestPage
+from ..package import AppPackage
+from .model import AppSpec, SpecError, page_path, page_title
+from .sample import sample_seed
+from .tables import build_tables
+
+DEFAULT_CLOCK = "2026-03-02T09:00:00"
+SPEC_SUFFIXES = (".yaml", ".yml")
+
+
+def is_spec(ref) -> bool:
+    """Whether a registry reference names a spec file (compiled) rather than an app package."""
+    return str(ref).endswith(SPEC_SUFFIXES) and Path(ref).is_file()
+
+
+def read_spec(path: str | Path) -> AppSpec:
+    """Parse and check a spec file; a bad one raises SpecError naming the file and the place."""
+    path = Path(path)
+    try:
+        doc = yaml.safe_load(path.read_text())
+    except (OSError, yaml.YAMLError) as err:
+        raise SpecError(f"{path}: cannot read it as YAML ({err})") from None
+    try:
+        return AppSpec.model_validate(doc)
+    except ValidationError as err:
+        first = err.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"])
+        raise SpecError(f"{path}: {loc}: {first['msg']}") from None
+    except SpecError as err:
+        raise SpecError(f"{path}: {err}") from None
+
+
+def manifest_of(spec: AppSpec) -> AppManifest:
+    """The manifest a compiled app declares: its pages, and the changes that follow from others (consequences)."""
+    consequences: dict[str, str] = {}
+    for e in spec.entities:
+        for t in e.transitions:
+            for name in t.effects:
+                consequences.setdefault(f"{e.name}.{name}", f"set when a {e.display.lower()} is moved to {t.to}")
+    archetypes = {p.archetype for p in spec.pages}
+    if "catalogue" in archetypes:
+        consequences.update({"cart_line": "items added to the cart before checkout",
+                             "purchase.placed_at": "the clock when the order is placed"})
+    if "feed" in archetypes:
+        consequences["comment.posted_at"] = "the clock when the comment is posted"
+    if "chat" in archetypes:
+        consequences["chat_message.sent_at"] = "the clock when the message is sent"
+    pages = [ManifestPage(path="/", title="Home", description=spec.tagline or spec.description)]
+    pages += [ManifestPage(path=page_path(p), title=page_title(spec, p), description=f"{p.archetype} page") for p in spec.pages]
+    return AppManifest(name=spec.name, title=spec.title, category=spec.category, description=spec.description,
+                       version=spec.version, icon=spec.icon, imitates="novel (compiled from a spec)", pages=tuple(pages),
+                       consequences=consequences)
+
+
+def compile_spec(spec: AppSpec, root: Path | None = None) -> AppPackage:
+    """The app package of a spec (tables, archetype routes, templates, default seed)."""
+    from mocked_apps.kit.archetypes import ROOT, build_router
+
+    tables = build_tables(spec)
+    return AppPackage(
+        manifest=manifest_of(spec),
+        tables=tuple(tables.values()),
+        router=build_router(spec, tables),
+        root=root or ROOT,
+        default_seed=sample_seed(spec, spec.sample_seed, datetime.fromisoformat(DEFAULT_CLOCK)),
+        default_clock=DEFAULT_CLOCK,
+    )
+
+
+@functools.lru_cache(maxsize=None)
+def load_spec_package(path: str) -> AppPackage:
+    """The compiled package of a spec file, once per process."""
+    return compile_spec(read_spec(path))
+
+
+__all__ = ["DEFAULT_CLOCK", "SPEC_SUFFIXES", "compile_spec", "is_spec", "load_spec_package", "manifest_of", "read_spec"]
