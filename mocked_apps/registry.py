@@ -25,6 +25,7 @@ from typing import TypeVar
 
 from contracts.errors import InputError
 from contracts.registry import UnknownName, check_name
+from mocked_apps.catalogue import compiled
 from mocked_apps.kit.package import load_part
 
 __all__ = ["AppParts", "AppRegistryError", "SHIPPED", "SOURCES", "UnknownApp", "available", "home", "installed", "on_path",
@@ -100,7 +101,7 @@ def register(name: str, folder: Path) -> None:
     path.write_text(json.dumps(apps, indent=2, sort_keys=True))
 
 
-SOURCES: list[Callable[[], dict[str, str]]] = [shipped, installed, on_path, registered]
+SOURCES: list[Callable[[], dict[str, str]]] = [shipped, compiled, installed, on_path, registered]  # compiled: spec files (mocked_apps.catalogue)
 SHIPPED: dict[str, str] = shipped()
 
 

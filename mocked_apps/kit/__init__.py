@@ -11,8 +11,8 @@ from .client import AdminClient, AdminError
 from .process import AppServer, AppServerError, free_port
 from .server import SERVER_ERROR_MARK, TOKEN_HEADER, create_server
 from .package import add_source
-from .spec import is_spec, load_spec_package
-from .spec.parts import spec_part
+from .compiler import load_spec_package, spec_part
+from .spec import is_spec
 
 add_source(is_spec, lambda ref: load_spec_package(str(Path(ref).resolve())),  # spec files compile into apps
            lambda ref, name: spec_part(str(Path(ref).resolve()), name))

@@ -15,6 +15,7 @@ from sqlmodel import SQLModel, select
 
 from mocked_apps.kit.context import Gym
 from mocked_apps.kit.filters import money
+from mocked_apps.kit.spec.display import fmt
 from mocked_apps.kit.spec.formula import evaluate
 from mocked_apps.kit.spec.model import AppSpec, EntitySpec, FieldSpec, PageSpec, page_path, page_title
 
@@ -39,27 +40,6 @@ class Compiled:
 
 def build_nav(spec: AppSpec) -> list[tuple[str, str]]:
     return [(page_title(spec, p), page_path(p)) for p in spec.pages]
-
-
-def fmt(f: FieldSpec, value: Any, titles: dict[int, str] | None = None) -> str:
-    """A value as the app shows it: money as $1,234.50, dates as Mar 03, 2026, refs by their title."""
-    if value is None or value == "":
-        return "—"
-    if f.type == "money":
-        return money(value)
-    if f.type == "date":
-        value = date.fromisoformat(value) if isinstance(value, str) else value
-        return value.strftime("%b %d, %Y")
-    if f.type == "datetime":
-        value = datetime.fromisoformat(value) if isinstance(value, str) else value
-        return value.strftime("%b %d, %Y %H:%M")
-    if f.type == "bool":
-        return "Yes" if value else "No"
-    if f.type == "ref":
-        return (titles or {}).get(value, f"#{value}")
-    if f.type == "number":
-        return f"{value:g}"
-    return str(value)
 
 
 def ref_titles(app: Compiled, gym: Gym, e: EntitySpec) -> dict[str, dict[int, str]]:

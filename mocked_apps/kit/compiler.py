@@ -10,40 +10,20 @@ from __future__ import annotations
 import functools
 from datetime import datetime
 from pathlib import Path
+from types import ModuleType
 
-import yaml
-from pydantic import ValidationError
+from contracts.world import World
 
-from ..manifest import AppManifest, PageSpec as ManifestPage
-from ..package import AppPackage
-from .model import AppSpec, SpecError, page_path, page_title
-from .sample import sample_seed
-from .tables import build_tables
+from .archetypes import ROOT, build_router
+from .manifest import AppManifest, PageSpec as ManifestPage
+from .package import AppPackage
+from .spec.derive import derive_families
+from .spec.files import read_spec
+from .spec.model import AppSpec, page_path, page_title
+from .spec.sample import sample_seed
+from .spec.tables import build_tables
 
 DEFAULT_CLOCK = "2026-03-02T09:00:00"
-SPEC_SUFFIXES = (".yaml", ".yml")
-
-
-def is_spec(ref) -> bool:
-    """Whether a registry reference names a spec file (compiled) rather than an app package."""
-    return str(ref).endswith(SPEC_SUFFIXES) and Path(ref).is_file()
-
-
-def read_spec(path: str | Path) -> AppSpec:
-    """Parse and check a spec file; a bad one raises SpecError naming the file and the place."""
-    path = Path(path)
-    try:
-        doc = yaml.safe_load(path.read_text())
-    except (OSError, yaml.YAMLError) as err:
-        raise SpecError(f"{path}: cannot read it as YAML ({err})") from None
-    try:
-        return AppSpec.model_validate(doc)
-    except ValidationError as err:
-        first = err.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"])
-        raise SpecError(f"{path}: {loc}: {first['msg']}") from None
-    except SpecError as err:
-        raise SpecError(f"{path}: {err}") from None
 
 
 def manifest_of(spec: AppSpec) -> AppManifest:
@@ -70,8 +50,6 @@ def manifest_of(spec: AppSpec) -> AppManifest:
 
 def compile_spec(spec: AppSpec, root: Path | None = None) -> AppPackage:
     """The app package of a spec (tables, archetype routes, templates, default seed)."""
-    from mocked_apps.kit.archetypes import ROOT, build_router
-
     tables = build_tables(spec)
     return AppPackage(
         manifest=manifest_of(spec),
@@ -89,4 +67,29 @@ def load_spec_package(path: str) -> AppPackage:
     return compile_spec(read_spec(path))
 
 
-__all__ = ["DEFAULT_CLOCK", "SPEC_SUFFIXES", "compile_spec", "is_spec", "load_spec_package", "manifest_of", "read_spec"]
+
+
+def projection(spec: AppSpec):
+    """`project(world)` of a spec: sample rows seeded by the world's id, at the world's clock, with its people and orgs."""
+
+    def project(world: World) -> dict[str, list[dict]]:
+        return sample_seed(spec, world.id, world.scenario.clock, world)
+
+    return project
+
+
+@functools.lru_cache(maxsize=None)
+def spec_part(ref: str, name: str) -> ModuleType | None:
+    """The module-like part `name` ('projection', 'families') of the compiled app at spec file `ref`, or None."""
+    spec = read_spec(ref)
+    module = ModuleType(f"gymspec_{spec.name}.{name}", f"{name} of the compiled app {spec.name}")
+    if name == "projection":
+        module.project = projection(spec)
+    elif name == "families":
+        module.FAMILIES = derive_families(spec)
+    else:
+        return None
+    return module
+
+
+__all__ = ["DEFAULT_CLOCK", "compile_spec", "load_spec_package", "manifest_of", "projection", "spec_part"]
