@@ -54,7 +54,7 @@ def diagnose(view: TrajectoryView, config: DiagnoseConfig) -> WeaknessProfile:
         if not a.outcome.success:
             mine = attempt_findings(a, view.steps(a.id), ref_steps)
             findings.extend(mine)
-        first = [f for f in mine if f.kind.startswith(("diverged", "stopped_before")) and f.capabilities]
+        first = [f for f in mine if f.kind.startswith(("diverged", "stopped_before", "left_unconfirmed")) and f.capabilities]
         implicated = {c for f in (first or mine) for c in f.capabilities}  # the first divergence explains what follows
         for c in caps | implicated:
             stats[c]["attempts"] += 1

@@ -74,6 +74,7 @@ def create_app(store_url: str | None = None, view: TrajectoryView | None = None)
     @app.get("/run", response_class=HTMLResponse)
     def run_page(request: Request, run: str, agent: str | None = None, by: GroupBy = "capability", key: str | None = None,
                  status: str | None = None):
+        agent, key, status = agent or None, key or None, status or None  # an empty form field means "any"
         everything = view.attempts(run=run)
         agents = list(dict.fromkeys(a.agent for a in everything))
         chosen = view.attempts(run=run, agent=agent, group=(by, key) if key else None)
@@ -90,6 +91,7 @@ def create_app(store_url: str | None = None, view: TrajectoryView | None = None)
 
     @app.get("/task", response_class=HTMLResponse)
     def task_page(request: Request, task: str, run: str | None = None, status: str | None = None):
+        run, status = run or None, status or None
         attempts = view.attempts(run=run, task_id=task, status=status)
         if not attempts and status is None:
             raise HTTPException(404, f"no attempts of task {task}")
