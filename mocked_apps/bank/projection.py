@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from contracts.world import World
+from mocked_apps.kit.identity import identity_seed
 
 _METHOD = {"payroll": "ach", "rent": "ach", "income": "deposit", "card": "card"}
 
@@ -18,6 +19,7 @@ def project(world: World) -> dict[str, list[dict]]:
         "payee": [{"id": i + 1, "name": orgs[p.org].name, "account_ref": p.account_ref, "category": p.category.title()}
                   for i, p in enumerate(world.payees)],
         "transaction": [],
+        **identity_seed(world.persona),
     }
     for t in sorted(world.transactions, key=lambda t: (t.posted, t.id)):
         running[t.account] = round(running[t.account] + t.amount, 2)

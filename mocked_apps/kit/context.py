@@ -11,6 +11,7 @@ from fastapi import Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from sqlmodel import Session, SQLModel
 
+from .identity import Identity
 from .instances import META_TABLE, UnknownInstance
 
 T = TypeVar("T", bound=SQLModel)
@@ -35,6 +36,12 @@ class Gym:
             self._now = datetime.fromisoformat(value)
         return self._now
 
+    @property
+    def identity(self) -> Identity:
+        """The signed-in user of this instance (from the seed's `_identity`; empty when it has none)."""
+        value = self.db.connection().exec_driver_sql(f"SELECT value FROM {META_TABLE} WHERE key = 'identity'").scalar()
+        return Identity.model_validate_json(value) if value else Identity()
+
     def advance(self, delta: timedelta = timedelta(minutes=1)) -> datetime:
         """Move the clock forward (committed with the request's other changes)."""
         new = self.now + delta
@@ -57,12 +64,13 @@ class Gym:
         return row
 
     def render(self, template: str, **values: Any) -> HTMLResponse:
-        """Render an app template with the kit's globals (`url`, `now`, `app`, `notice`)."""
+        """Render an app template with the kit's globals (`url`, `now`, `app`, `identity`, `notice`)."""
         env = self.request.app.state.templates
         html = env.get_template(template).render(
             url=self.url,
             now=self.now,
             app=self.request.app.state.package.manifest,
+            identity=self.identity,
             request=self.request,
             notice=self.request.query_params.get("notice"),
             current_path=self.request.url.path,

@@ -23,6 +23,7 @@ from sqlalchemy import Boolean, JSON, create_engine, event, insert
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, StatementError
 
+from .identity import split_seed
 from .package import AppPackage
 
 META_TABLE = "_gym_meta"
@@ -158,6 +159,15 @@ class InstanceStore:
         return path
 
     def _build(self, path: Path, seed: dict, clock: str) -> None:
+        if not isinstance(seed, dict):
+            raise SeedError("seed must be an object {table: [rows]}")
+        try:
+            seed, identity = split_seed(seed)
+        except ValidationError as err:
+            first = err.errors()[0]
+            raise SeedError(f"seed._identity[0].{'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+        except ValueError as err:
+            raise SeedError(str(err)) from None
         rows_by_table = self._validate(seed)
         engine = _engine(path)
         try:
@@ -166,6 +176,8 @@ class InstanceStore:
             with engine.begin() as conn:
                 conn.exec_driver_sql(f"CREATE TABLE {META_TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
                 conn.exec_driver_sql(f"INSERT INTO {META_TABLE} VALUES ('clock', ?)", (clock,))
+                if identity is not None:
+                    conn.exec_driver_sql(f"INSERT INTO {META_TABLE} VALUES ('identity', ?)", (identity.model_dump_json(),))
                 for table in self._tables:
                     rows = rows_by_table.get(table.name)
                     if rows:
