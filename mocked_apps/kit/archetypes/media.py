@@ -22,7 +22,7 @@ def mount_media(app: Compiled, page: PageSpec, router: APIRouter) -> None:
         queued = gym.db.exec(select(queue).order_by(queue.id)).all()
         by_id = {r.id: r for r in rows}
         now = by_id.get(playing)
-        return render(app, gym, "arch/media.html", page_title(app.spec, page), entity=e, rows=rows, now=now,
+        return render(app, gym, "arch/media.html", page_title(app.spec, page), entity=e, rows=rows, current=now,
                       queue=[(q, by_id[q.item_id]) for q in queued if q.item_id in by_id], path=path)
 
     @router.post(path + "/queue/{item_id}")
