@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -14,7 +13,12 @@ from pathlib import Path
 
 import httpx
 
+from mocked_apps.catalogue import compiled
+
 from .client import AdminClient
+from .host import HostError, SharedHost, sharing_enabled
+from .ports import free_port
+from .spec.files import is_spec
 from .server import TOKEN_HEADER
 
 
@@ -25,14 +29,17 @@ class AppServerError(RuntimeError):
     """The app server did not start, or died; the message carries its last output."""
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 class AppServer:
-    """Start, watch, restart and stop the server of one app type."""
+    """Start, watch, restart and stop the server of one app type.
+
+    A compiled app (a spec file, or the name of one in the catalogue) is served by the process's shared
+    host (`mocked_apps.kit.host`) instead of a process of its own, unless `GYMFACTORY_SHARED_APPS=0`.
+    """
+
+    def __new__(cls, app: str, *args, **kwargs):
+        if cls is AppServer and _hosted_ref(app) is not None:
+            cls = HostedAppServer
+        return super().__new__(cls)
 
     def __init__(self, app: str, token: str | None = None, data_dir: Path | None = None):
         self.app = app
@@ -117,3 +124,55 @@ class AppServer:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def _hosted_ref(app: str) -> str | None:
+    """The spec file of a compiled app that a shared host should serve, or None (an app of its own process)."""
+    if not sharing_enabled():
+        return None
+    if is_spec(app):
+        return str(Path(app).resolve())
+    return compiled().get(app)
+
+
+class HostedAppServer(AppServer):
+    """A compiled app on the shared host: the same interface, one process for every compiled app of this parent.
+
+    `kill` kills the host, and so every app on it (as a crash would); `pid` and `output` are the host's.
+    """
+
+    def start(self, timeout: float = 60.0) -> "AppServer":
+        try:
+            self._host = SharedHost.get()
+            self.port = self._host.add(_hosted_ref(self.app) or self.app, self.token, self.data_dir)
+        except HostError as err:
+            raise AppServerError(f"app server {self.app}: {err}") from err
+        self.admin = AdminClient(self.url, self.token)
+        return self
+
+    def alive(self) -> bool:
+        host = getattr(self, "_host", None)
+        return host is not None and host.alive() and self.port in host.apps
+
+    @property
+    def pid(self) -> int | None:
+        host = getattr(self, "_host", None)
+        return host.proc.pid if host else None
+
+    def output(self) -> str:
+        host = getattr(self, "_host", None)
+        return host.output() if host else ""
+
+    def kill(self) -> None:
+        host = getattr(self, "_host", None)
+        if host is not None:
+            host.kill()
+
+    def stop(self) -> None:
+        if self.admin:
+            self.admin.close()
+            self.admin = None
+        host = getattr(self, "_host", None)
+        if host is not None and self.port is not None:
+            host.remove(self.port)
+        self._host = None
