@@ -68,15 +68,6 @@ def _root_options(
         typer.echo("warning: --unsafe-no-confinement: untrusted code may run unconfined", err=True)
 
 
-def _optional(module: str):
-    try:
-        return importlib.import_module(module)
-    except ModuleNotFoundError as err:
-        if err.name and module.startswith(err.name):
-            return None
-        raise
-
-
 def build() -> typer.Typer:
     root = typer.Typer(
         name="gymfactory",
@@ -87,15 +78,12 @@ def build() -> typer.Typer:
         pretty_exceptions_enable=False,
         callback=_root_options,
     )
-    for name in COMMAND_MODULES:
-        module = _optional(name)
-        if module is not None:
-            module.register(root)
+    for name in COMMAND_MODULES:  # every listed module exists: a missing one is an ImportError, never hidden
+        importlib.import_module(name).register(root)
     bench = typer.Typer(help="Benchmarks: the speed and memory targets in docs/architecture.md.", no_args_is_help=True)
     for name, path in BENCH_MODULES.items():
-        module = _optional(path)
-        if module is not None:
-            bench.command(name, help=inspect.getdoc(module))(module.main)
+        module = importlib.import_module(path)
+        bench.command(name, help=inspect.getdoc(module))(module.main)
     root.add_typer(bench, name="bench")
     return root
 
