@@ -8,6 +8,7 @@ and static files are the archetypes', and its default seed is the spec's sample 
 from __future__ import annotations
 
 import functools
+import os
 from datetime import datetime
 from pathlib import Path
 from types import ModuleType
@@ -78,9 +79,21 @@ def projection(spec: AppSpec):
     return project
 
 
-@functools.lru_cache(maxsize=None)
+def families_enabled() -> bool:
+    """Compiled apps' families join synthesis only with `GYMFACTORY_CATALOGUE=1` (e.g. `GYMFACTORY_CATALOGUE=1
+    gymfactory run --tasks 600`): 41 catalogue apps bring 174 families, and the default run stays the shipped apps'."""
+    return os.environ.get("GYMFACTORY_CATALOGUE", "0") == "1"
+
+
 def spec_part(ref: str, name: str) -> ModuleType | None:
     """The module-like part `name` ('projection', 'families') of the compiled app at spec file `ref`, or None."""
+    if name == "families" and not families_enabled():
+        return None
+    return _spec_part(ref, name)
+
+
+@functools.lru_cache(maxsize=None)
+def _spec_part(ref: str, name: str) -> ModuleType | None:
     spec = read_spec(ref)
     module = ModuleType(f"gymspec_{spec.name}.{name}", f"{name} of the compiled app {spec.name}")
     if name == "projection":
@@ -92,4 +105,4 @@ def spec_part(ref: str, name: str) -> ModuleType | None:
     return module
 
 
-__all__ = ["DEFAULT_CLOCK", "compile_spec", "load_spec_package", "manifest_of", "projection", "spec_part"]
+__all__ = ["DEFAULT_CLOCK", "compile_spec", "families_enabled", "load_spec_package", "manifest_of", "projection", "spec_part"]

@@ -12,7 +12,8 @@ from mocked_apps.kit.spec import SpecError, read_spec
 from mocked_apps.registry import available
 
 
-def test_every_catalogue_spec_compiles_with_three_families_and_is_registered():
+def test_every_catalogue_spec_compiles_with_three_families_and_is_registered(monkeypatch):
+    monkeypatch.setenv("GYMFACTORY_CATALOGUE", "1")
     apps = compiled()
     assert len(apps) >= 40
     registry = available()
@@ -26,6 +27,8 @@ def test_every_catalogue_spec_compiles_with_three_families_and_is_registered():
         assert len(load_part(path, "families").FAMILIES) >= 3, name
         categories.add(spec.category)
     assert len(categories) >= 18
+    monkeypatch.setenv("GYMFACTORY_CATALOGUE", "0")  # the default run keeps to the shipped apps' families
+    assert load_part(apps["pawcare"], "families") is None and load_part(apps["pawcare"], "projection") is not None
 
 
 def test_a_bad_spec_names_the_place(tmp_path):
@@ -36,8 +39,9 @@ def test_a_bad_spec_names_the_place(tmp_path):
         read_spec(bad)
 
 
-@pytest.mark.parametrize("app", ["pawcare", "cornerstore", "pulse", "trailhead"])
+@pytest.mark.parametrize("app", ["pawcare", "cornerstore", "pulse"])
 def test_compiled_apps_pass_the_checker(app):
-    """Between them: table, detail+tabs, wizard, booking, calendar, board, catalogue+cart, feed, chat, settings, map list, media."""
+    """Between them: table, detail+tabs, wizard, booking, calendar, board, catalogue+cart, feed, chat, settings (map list and
+    media: trailhead, checked in tests/checker/test_checker.py's sample of registered apps, and by `apps check`)."""
     report = check_app(app)
     assert report.ok, report.fail_line()
