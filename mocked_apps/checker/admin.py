@@ -11,6 +11,7 @@ import httpx
 from pydantic import BaseModel, ConfigDict, Field
 
 from mocked_apps.kit import AdminClient, AdminError, TOKEN_HEADER
+from mocked_apps.kit.viewstate import without_view_state
 
 
 class Finding(BaseModel):
@@ -26,6 +27,18 @@ class Finding(BaseModel):
     @classmethod
     def not_run(cls, why: str) -> "Finding":
         return cls(ok=False, ran=False, evidence=f"not run: {why}")
+
+
+class ViewStateBlind(AdminClient):
+    """The admin client the laws use: state dumps without the fields the app declares as view state,
+    so opening a thread (which marks it read) is no write, no difference and no leak."""
+
+    def __init__(self, base_url: str, token: str, view_state: tuple[str, ...] | list[str]):
+        super().__init__(base_url, token)
+        self.view_state = tuple(view_state)
+
+    def state(self, instance_id: str) -> dict[str, list[dict]]:
+        return without_view_state(super().state(instance_id), self.view_state)
 
 
 @dataclass
@@ -146,4 +159,4 @@ def default_seed(t: Target) -> Finding:
     return Finding(ok=True, evidence="seed.json creates an instance")
 
 
-__all__ = ["Finding", "Target", "admin_token", "bad_seed", "default_seed", "instance_ids"]
+__all__ = ["Finding", "Target", "ViewStateBlind", "admin_token", "bad_seed", "default_seed", "instance_ids"]

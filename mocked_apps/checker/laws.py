@@ -243,7 +243,7 @@ def replay_laws(t: Target, replay_probe: PageProbe, on_a2: OnPhone, fresh: Fresh
         return found
     t.admin.reset(a1)
     a1_2 = t.admin.state(a1)
-    changed = _changed_pages(t, a1, survey.texts)
+    changed = _changed_pages(t, a1, survey.texts, fresh_baseline=True)
     if a1_2 != a1_0:
         found["reset"] = Finding(ok=False, evidence=f"after reset the dump differs from the initial one: {_dump_diff(a1_0, a1_2)}")
     elif changed:
@@ -288,8 +288,19 @@ def page_html(t: Target, instance_id: str, paths: list[str]) -> dict[str, str]:
     return {path: t.http.get(base + path, follow_redirects=True).text.replace(instance_id, "{instance}") for path in paths}
 
 
-def _changed_pages(t: Target, instance_id: str, before: dict[str, str]) -> str:
-    """'' if every page's HTML is as in `before`; else the first page that changed and its first changed lines."""
+def _changed_pages(t: Target, instance_id: str, before: dict[str, str], fresh_baseline: bool = False) -> str:
+    """'' if every page's HTML is as in `before`; else the first page that changed and its first changed lines.
+
+    With `fresh_baseline` (the reset law) and an app with declared view state (opening a thread reads
+    it, so a page shows what was looked at before), `before` is re-taken from a new instance visited
+    in the same order: both sides then saw the same GETs from the initial state.
+    """
+    if fresh_baseline and t.manifest.get("view_state"):
+        reference = t.admin.create()["instance_id"]
+        try:
+            before = page_html(t, reference, list(before))
+        finally:
+            t.admin.delete(reference)
     now = page_html(t, instance_id, list(before))
     for path, html in before.items():
         if now[path] != html:

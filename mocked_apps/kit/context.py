@@ -13,6 +13,7 @@ from sqlmodel import Session, SQLModel
 
 from .identity import Identity
 from .instances import META_TABLE, UnknownInstance
+from .viewstate import check_declared
 
 T = TypeVar("T", bound=SQLModel)
 
@@ -50,6 +51,19 @@ class Gym:
         )
         self._now = new
         return new
+
+    def view(self, row: SQLModel, **fields: Any) -> None:
+        """Set declared view-state fields of `row` (e.g. `read=True` on opening a thread) and commit them, in a GET too.
+
+        Only fields the manifest declares in `view_state` may be set this way (ViewStateError otherwise).
+        """
+        check_declared(row.__tablename__, fields, self.request.app.state.package.manifest.view_state)
+        changed = {k: v for k, v in fields.items() if getattr(row, k) != v}
+        if changed:
+            for key, value in changed.items():
+                setattr(row, key, value)
+            self.db.add(row)
+            self.db.commit()
 
     def url(self, path: str = "/", **query: Any) -> str:
         """Agent-facing URL of a path inside this instance."""

@@ -73,6 +73,9 @@ def search(gym: GymDep, q: str = ""):
 def thread(gym: GymDep, thread_id: int):
     t = gym.get(Thread, thread_id)
     msgs = gym.db.exec(select(Message).where(Message.thread_id == t.id).order_by(Message.sent_at, Message.id)).all()
+    for m in msgs:
+        if not m.is_draft:
+            gym.view(m, read=True)  # opening a thread reads it (declared view state)
     files: dict[int, list[Attachment]] = {m.id: [] for m in msgs}
     for att in gym.db.exec(select(Attachment).where(Attachment.message_id.in_(list(files))).order_by(Attachment.id)):
         files[att.message_id].append(att)
@@ -110,7 +113,8 @@ def mark_unread(gym: GymDep, thread_id: int, back: str = Form("")):
     if theirs:
         theirs[-1].read = False
         gym.db.add(theirs[-1])
-    return _back(gym, back, f"/thread/{thread_id}", "Conversation marked as unread.")
+    folder = f"/folder/{t.folder}" if t.folder in mailbox.VIEW_TITLES and t.folder != "inbox" else "/"
+    return _back(gym, back, folder, "Conversation marked as unread.")  # not the thread: opening it would read it again
 
 
 @router.post("/thread/{thread_id}/star")
