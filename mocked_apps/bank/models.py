@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import NaiveDatetime
-from sqlmodel import Field, SQLModel, String
+from sqlmodel import Field, String
+
+from mocked_apps.kit.tables import namespace
 
 PAYEE_CATEGORIES = (
     "Bank fees", "Client income", "Contractors", "Equipment", "Hosting & IT", "Insurance", "Interest",
@@ -18,7 +20,11 @@ PAYEE_CATEGORIES = (
 """Categories offered for payees and transactions (seeds may use others; forms keep a row's own)."""
 
 
-class Account(SQLModel, table=True):
+AppModel = namespace()
+"""This app's table namespace (table names unique within the app only)."""
+
+
+class Account(AppModel, table=True):
     """One of the customer's accounts; `balance` is what it holds now (negative on a card = owed)."""
 
     id: int | None = Field(default=None, primary_key=True, description="Account id (1, 2, 3 ...).")
@@ -33,7 +39,7 @@ class Account(SQLModel, table=True):
     )
 
 
-class Payee(SQLModel, table=True):
+class Payee(AppModel, table=True):
     """A company or person the customer pays bills to."""
 
     id: int | None = Field(default=None, primary_key=True, description="Payee id.")
@@ -44,7 +50,7 @@ class Payee(SQLModel, table=True):
     category: str = Field(default="", description="Spending category given to payments to this payee, e.g. 'Printing'.")
 
 
-class Transfer(SQLModel, table=True):
+class Transfer(AppModel, table=True):
     """A bill payment to a payee or a transfer between own accounts: created 'pending' by the form's review
     step, then 'confirmed' (money moved, transactions posted) or 'cancelled' (nothing moved)."""
 
@@ -67,7 +73,7 @@ class Transfer(SQLModel, table=True):
     confirmed_at: NaiveDatetime | None = Field(default=None, description="When it was confirmed and posted; null otherwise.")
 
 
-class Transaction(SQLModel, table=True):
+class Transaction(AppModel, table=True):
     """One posted line on an account: negative amount = debit (money out), positive = credit (money in)."""
 
     id: int | None = Field(default=None, primary_key=True, description="Transaction id.")

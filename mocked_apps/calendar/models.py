@@ -5,14 +5,20 @@ from __future__ import annotations
 import re
 
 from pydantic import NaiveDatetime, field_validator
-from sqlmodel import Field, SQLModel
+from sqlmodel import Field
+
+from mocked_apps.kit.tables import namespace
 
 RSVP_ANSWERS = ("pending", "yes", "no", "maybe")
 
 RSVP_CHOICES = ("pending", "yes", "no", "maybe")
 
 
-class CalendarUser(SQLModel, table=True):
+AppModel = namespace()
+"""This app's table namespace (table names unique within the app only)."""
+
+
+class CalendarUser(AppModel, table=True):
     """The signed-in person; events they organise are editable, invitations to them get RSVPs."""
 
     __tablename__ = "calendar_user"
@@ -22,7 +28,7 @@ class CalendarUser(SQLModel, table=True):
     email: str = Field(min_length=3, description="Email address, e.g. 'alex.morgan@northwind.example'.")
 
 
-class Calendar(SQLModel, table=True):
+class Calendar(AppModel, table=True):
     """A named, coloured calendar such as Work or Personal."""
 
     id: int | None = Field(default=None, primary_key=True, description="Calendar id.")
@@ -37,7 +43,7 @@ class Calendar(SQLModel, table=True):
         return value
 
 
-class Event(SQLModel, table=True):
+class Event(AppModel, table=True):
     """One event on one calendar; `end` is exclusive (all-day events end at midnight after the last day)."""
 
     id: int | None = Field(default=None, primary_key=True, description="Event id.")
@@ -52,7 +58,7 @@ class Event(SQLModel, table=True):
     organizer_name: str = Field(default="", description="Display name of the organiser.")
 
 
-class Invitee(SQLModel, table=True):
+class Invitee(AppModel, table=True):
     """A guest of an event and their answer."""
 
     id: int | None = Field(default=None, primary_key=True, description="Invitee row id.")

@@ -5,12 +5,18 @@ from datetime import date
 from pydantic import NaiveDatetime
 from sqlmodel import Field, SQLModel
 
+from mocked_apps.kit.tables import namespace
+
 KINDS = ("doc", "table", "invoice", "pdf")
 ROLES = ("viewer", "editor")
 INVOICE_STATUSES = ("unpaid", "paid", "overdue", "disputed")
 
 
-class DriveUser(SQLModel, table=True):
+AppModel = namespace()
+"""This app's table namespace (table names unique within the app only)."""
+
+
+class DriveUser(AppModel, table=True):
     """The signed-in person: owner of new files, and whose drive 'My Drive' is."""
 
     __tablename__ = "drive_user"  # not 'account': table names share one SQLModel metadata across apps
@@ -20,7 +26,7 @@ class DriveUser(SQLModel, table=True):
     name: str = Field(min_length=1, description="The user's display name, e.g. 'Alex Morgan'.")
 
 
-class Folder(SQLModel, table=True):
+class Folder(AppModel, table=True):
     """A folder; folders nest through `parent_id` (None = at the top of My Drive)."""
 
     id: int | None = Field(default=None, primary_key=True, description="Folder id (autoincrement).")
@@ -33,7 +39,7 @@ class Folder(SQLModel, table=True):
     modified_at: NaiveDatetime = Field(description="When it was last renamed or moved (ISO-8601, no time zone).")
 
 
-class File(SQLModel, table=True):
+class File(AppModel, table=True):
     """A file in the drive: a document, a table, an invoice or a PDF."""
 
     id: int | None = Field(default=None, primary_key=True, description="File id (autoincrement).")
@@ -60,7 +66,7 @@ class File(SQLModel, table=True):
     modified_at: NaiveDatetime = Field(description="When its name, content or location last changed (ISO-8601, no time zone).")
 
 
-class Invoice(SQLModel, table=True):
+class Invoice(AppModel, table=True):
     """The structured fields of an invoice file (one per file of kind 'invoice')."""
 
     id: int | None = Field(default=None, primary_key=True, description="Invoice id (autoincrement).")
@@ -77,7 +83,7 @@ class Invoice(SQLModel, table=True):
     description: str = Field(default="", description="What it is for, e.g. 'Brochure printing'.")
 
 
-class InvoiceLine(SQLModel, table=True):
+class InvoiceLine(AppModel, table=True):
     """One line item of an invoice."""
 
     __tablename__ = "invoice_line"
@@ -89,7 +95,7 @@ class InvoiceLine(SQLModel, table=True):
     unit_price: float = Field(description="Price of one unit, 2 decimals.")
 
 
-class Share(SQLModel, table=True):
+class Share(AppModel, table=True):
     """A person a file is shared with, and what they may do."""
 
     id: int | None = Field(default=None, primary_key=True, description="Share id (autoincrement).")

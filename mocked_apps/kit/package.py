@@ -143,8 +143,8 @@ def _field_in_trouble(tb) -> tuple[str, str, str] | None:
 def load_manifest(ref: str | Path) -> AppManifest:
     """Only the manifest of an app (no models imported), so many apps can be listed in one process.
 
-    Table names are global in SQLAlchemy's metadata: two apps with an `account` table cannot be
-    imported into one process. Servers run one app each; everything else reads manifests.
+    Apps whose models use `mocked_apps.kit.tables.namespace()` (every shipped one) keep their tables in
+    their own metadata and can be loaded side by side; reading manifests imports no models at all.
     """
     for accepts, load, _ in _SOURCES:
         if accepts(ref):

@@ -1,10 +1,16 @@
 """Mail tables: the mailbox owner, contacts, labels, threads, their messages and attachments."""
 
 from pydantic import NaiveDatetime
-from sqlmodel import Field, SQLModel
+from sqlmodel import Field
+
+from mocked_apps.kit.tables import namespace
 
 
-class MailUser(SQLModel, table=True):
+AppModel = namespace()
+"""This app's table namespace (table names unique within the app only)."""
+
+
+class MailUser(AppModel, table=True):
     """The mailbox owner (one row, table `mailuser`): whose name and address outgoing mail carries."""
 
     id: int | None = Field(default=None, primary_key=True, description="Always 1: one owner per mailbox.")
@@ -13,7 +19,7 @@ class MailUser(SQLModel, table=True):
     signature: str = Field(default="", description="Text appended below the body of new messages in the compose form.")
 
 
-class Contact(SQLModel, table=True):
+class Contact(AppModel, table=True):
     """A person in the address book; compose suggests these addresses."""
 
     id: int | None = Field(default=None, primary_key=True, description="Autoincrement id.")
@@ -22,7 +28,7 @@ class Contact(SQLModel, table=True):
     organization: str = Field(default="", description="Company or team, e.g. 'Brightline Print Co'.")
 
 
-class Label(SQLModel, table=True):
+class Label(AppModel, table=True):
     """A user label such as 'Finance' or 'Clients'; threads carry any number of them."""
 
     id: int | None = Field(default=None, primary_key=True, description="Autoincrement id.")
@@ -30,7 +36,7 @@ class Label(SQLModel, table=True):
     color: str = Field(default="#667085", description="CSS colour of the label chip, e.g. '#2f6fed'.")
 
 
-class Thread(SQLModel, table=True):
+class Thread(AppModel, table=True):
     """A conversation. Its folder says where it lives; Sent, Drafts and Starred are views over messages."""
 
     id: int | None = Field(default=None, primary_key=True, description="Autoincrement id.")
@@ -42,7 +48,7 @@ class Thread(SQLModel, table=True):
     starred: bool = Field(default=False, description="Starred threads show in the Starred view.")
 
 
-class ThreadLabel(SQLModel, table=True):
+class ThreadLabel(AppModel, table=True):
     """A label applied to a thread (thread_id, label name)."""
 
     __tablename__ = "thread_label"
@@ -51,7 +57,7 @@ class ThreadLabel(SQLModel, table=True):
     label: str = Field(foreign_key="label.name", primary_key=True, description="The label's name, e.g. 'Finance'.")
 
 
-class Message(SQLModel, table=True):
+class Message(AppModel, table=True):
     """One email in a thread. A thread is unread while any of its messages has read=false."""
 
     id: int | None = Field(default=None, primary_key=True, description="Autoincrement id.")
@@ -67,7 +73,7 @@ class Message(SQLModel, table=True):
     is_draft: bool = Field(default=False, description="True for an unsent draft; sending clears it.")
 
 
-class Attachment(SQLModel, table=True):
+class Attachment(AppModel, table=True):
     """A document attached to a message, referred to by filename (e.g. 'INV-2041.pdf')."""
 
     id: int | None = Field(default=None, primary_key=True, description="Autoincrement id.")
