@@ -6,38 +6,15 @@ import os
 import re
 from pathlib import Path
 
-import httpx
 import pytest
 
-from mocked_apps.kit import AppServer
+from mocked_apps.kit.testing import Client, browser_pages, served
 
 UNPAID = {"INV-2041", "INV-88213", "INV-3307"}
 
 
-class Bank:
-    """One fresh instance: an httpx client at its root plus its admin dump."""
-
-    def __init__(self, server: AppServer, instance_id: str):
-        self.server = server
-        self.id = instance_id
-        self.http = httpx.Client(base_url=f"{server.url}/i/{instance_id}", timeout=30)
-
-    def state(self) -> dict[str, list[dict]]:
-        return self.server.admin.state(self.id)
-
-    def get(self, path: str, **params) -> httpx.Response:
-        response = self.http.get(path, params=params) if params else self.http.get(path)
-        assert response.status_code == 200, (path, response.text[:500])
-        return response
-
-    def post(self, path: str, **data) -> str:
-        """POST a form; returns the redirect's path+query inside the instance (every POST redirects)."""
-        response = self.http.post(path, data=data)
-        assert response.status_code == 303, (path, response.status_code, response.text[:500])
-        location = response.headers["location"]
-        prefix = f"/i/{self.id}"
-        assert location.startswith(prefix)
-        return location[len(prefix):]
+class Bank(Client):
+    """A fresh bank instance: a pay or transfer form that passes validation lands on its pending transfer."""
 
     def review(self, path: str, **data) -> int:
         """Submit a pay/transfer form that must pass validation; returns the pending transfer id."""
@@ -47,18 +24,13 @@ class Bank:
         return int(match.group(1))
 
 
-@pytest.fixture(scope="module")
-def server():
-    with AppServer("mocked_apps.bank") as app_server:
-        yield app_server
+server = served("mocked_apps.bank")
 
 
 @pytest.fixture
 def bank(server):
-    instance = Bank(server, server.admin.create()["instance_id"])
-    yield instance
-    instance.http.close()
-    server.admin.delete(instance.id)
+    with Bank(server) as instance:
+        yield instance
 
 
 def _balances(state) -> dict[int, float]:
@@ -268,53 +240,42 @@ def test_get_pages_never_change_state_or_clock(bank):
 def test_same_requests_give_the_same_state(server):
     dumps = []
     for _ in range(2):
-        bank = Bank(server, server.admin.create()["instance_id"])
-        tid = bank.review("/pay", from_account="1", payee="3", amount="560.50", memo="INV-3307")
-        bank.post(f"/transfers/{tid}/confirm")
-        bank.post("/payees/new", name="Lakeside Inn", category="Travel")
-        dumps.append(bank.state())
-        server.admin.reset(bank.id)
-        assert bank.state() == server.admin.state(bank.id) and len(bank.state()["transfer"]) == 15
-        bank.http.close()
+        with Bank(server) as bank:
+            tid = bank.review("/pay", from_account="1", payee="3", amount="560.50", memo="INV-3307")
+            bank.post(f"/transfers/{tid}/confirm")
+            bank.post("/payees/new", name="Lakeside Inn", category="Travel")
+            dumps.append(bank.state())
+            bank.reset()
+            assert bank.state() == server.admin.state(bank.id) and len(bank.state()["transfer"]) == 15
     assert dumps[0] == dumps[1]
 
 
 # ---- the real browser ----------------------------------------------------------------------------------
 def test_browser_pays_bills_at_desktop_and_phone_size(bank, tmp_path):
-    from playwright.sync_api import expect, sync_playwright
-
-    from mocked_apps.kit.browser import context_options, launch_chromium
+    from playwright.sync_api import expect
 
     shots = Path(os.environ.get("BANK_SCREENSHOTS", tmp_path))
-    errors: list[str] = []
     bills = {"desktop": ("Green Leaf Catering (GLC-2290)", "560.50", "INV-3307"),
              "mobile": ("CloudNest Hosting (CN-40917)", "89.00", "INV-88213")}
-    with sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        try:
-            for form_factor, (payee, amount, memo) in bills.items():
-                context = browser.new_context(**context_options(form_factor))
-                page = context.new_page()
-                page.on("console", lambda m: m.type == "error" and errors.append(f"{form_factor}: {m.text}"))
-                page.on("pageerror", lambda e: errors.append(f"{form_factor}: {e}"))
-                page.goto(f"{bank.server.url}/i/{bank.id}/")
-                expect(page.get_by_role("heading", name="Accounts", exact=True)).to_be_visible()
-                expect(page.get_by_role("link", name="Business Checking", exact=True)).to_be_visible()
-                page.screenshot(path=str(shots / f"bank-{form_factor}.png"), full_page=True)
+    with browser_pages() as pages:
+        for form_factor, page in pages:
+            payee, amount, memo = bills[form_factor]
+            page.goto(bank.url("/"))
+            expect(page.get_by_role("heading", name="Accounts", exact=True)).to_be_visible()
+            expect(page.get_by_role("link", name="Business Checking", exact=True)).to_be_visible()
+            page.screenshot(path=str(shots / f"bank-{form_factor}.png"), full_page=True)
 
-                page.get_by_role("navigation").get_by_role("link", name="Pay a bill").click()
-                page.get_by_label("From account").select_option(label="Business Checking •••• 4821")
-                page.get_by_label("Payee").select_option(label=payee)
-                page.get_by_label("Amount").fill(amount)
-                page.get_by_label("Memo / reference").fill(memo)
-                page.get_by_role("button", name="Review payment").click()
-                expect(page.get_by_role("heading", name="Review payment")).to_be_visible()
-                page.screenshot(path=str(shots / f"bank-{form_factor}-review.png"), full_page=True)
-                page.get_by_role("button", name="Confirm payment").click()
-                expect(page.get_by_role("heading", name="Payment sent")).to_be_visible()
-                context.close()
-        finally:
-            browser.close()
+            page.get_by_role("navigation").get_by_role("link", name="Pay a bill").click()
+            page.get_by_label("From account").select_option(label="Business Checking •••• 4821")
+            page.get_by_label("Payee").select_option(label=payee)
+            page.get_by_label("Amount").fill(amount)
+            page.get_by_label("Memo / reference").fill(memo)
+            page.get_by_role("button", name="Review payment").click()
+            expect(page.get_by_role("heading", name="Review payment")).to_be_visible()
+            page.screenshot(path=str(shots / f"bank-{form_factor}-review.png"), full_page=True)
+            page.get_by_role("button", name="Confirm payment").click()
+            expect(page.get_by_role("heading", name="Payment sent")).to_be_visible()
+    errors = pages.errors
     assert errors == []
     state = bank.state()
     posted = {t["reference"]: t["amount"] for t in state["transaction"] if t["reference"] in UNPAID}
