@@ -17,6 +17,7 @@ from typing import Awaitable, Callable
 from playwright.async_api import Error as PlaywrightError
 
 from runtime.actions import Back, Click, Fill, Press, Scroll, Select, Type, Wait
+from runtime.observe import NAVIGATING
 
 NAVIGATION_COMMIT_S = 5.0
 
@@ -182,16 +183,32 @@ async def execute(
             if page.is_closed() or not page.context.browser.is_connected():
                 raise
             error = _explain(str(err))
-        snap = await walk(page)
-        if snap.get("leaving") and not watch.committed.is_set():
+        if not watch.committed.is_set() and await _leaving(page):
             try:
                 await asyncio.wait_for(watch.committed.wait(), NAVIGATION_COMMIT_S)
             except asyncio.TimeoutError:
-                return error, snap  # the navigation ended without a new document (204, download)
+                return error, await walk(page)  # the navigation ended without a new document (204, download)
         if watch.committed.is_set():
+            await page.wait_for_load_state("load")
+        snap = await walk(page)
+        if snap.get("leaving") and not watch.committed.is_set():  # began to leave while we looked: walk the new page
+            try:
+                await asyncio.wait_for(watch.committed.wait(), NAVIGATION_COMMIT_S)
+            except asyncio.TimeoutError:
+                return error, snap
             await page.wait_for_load_state("load")
             snap = await walk(page)
     return error, snap
+
+
+async def _leaving(page) -> bool:
+    """Whether the document began to unload (a followed link, a submit): one flag read, not a whole walk."""
+    try:
+        return bool(await page.evaluate("() => !!window.__gymLeaving"))
+    except PlaywrightError as err:
+        if page.is_closed() or not any(s in str(err) for s in NAVIGATING):
+            raise
+        return True  # the document went away under the read: it was leaving
 
 
 def _explain(message: str) -> str:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from playwright.async_api import Error as PlaywrightError
 
 _RETRIES = 4
-_NAVIGATING = ("Execution context was destroyed", "navigat", "Cannot find context")
+# Playwright errors that mean the document went away under a call (a navigation landed)
+NAVIGATING = ("Execution context was destroyed", "navigat", "Cannot find context")
 
 WALKER_JS = r"""
 (opts) => {
@@ -193,7 +194,7 @@ async def snapshot(page, max_lines: int = 400, max_text: int = 300) -> dict:
         try:
             return await page.evaluate(WALKER_JS, {"maxLines": max_lines, "maxText": max_text})
         except PlaywrightError as err:
-            if page.is_closed() or not any(s in str(err) for s in _NAVIGATING):
+            if page.is_closed() or not any(s in str(err) for s in NAVIGATING):
                 raise
             await page.wait_for_load_state("load")
     return await page.evaluate(WALKER_JS, {"maxLines": max_lines, "maxText": max_text})

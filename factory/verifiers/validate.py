@@ -1,10 +1,12 @@
 """Validation by execution: the acceptance rule of DESIGN.md Contract 3, run for real in an environment session.
 
-For each run (two by default): reset -> verify must not succeed; the golden code's solve(env)
-drives the session -> verify gives success 1 and reward 1; reset -> the state dump equals the first
-one and verify does not succeed. Every verification calls verify() twice on the same data, and the
-verdicts of each phase must repeat across runs (each run is a fresh sandbox process, so a fresh hash
-seed). The first broken rule rejects the task with a reason code.
+A first reset, then verify must not succeed. Each run (two by default): the golden code's
+solve(env) drives the session -> verify gives success 1 and reward 1; reset -> the state dump
+equals the first one and verify does not succeed. That reset is where the next run starts, and
+the last run ends without one (run 1 already proved the reset exact after a golden run), so two
+runs cost two resets, not four. Every verification calls verify() twice on the same data, and the
+verdicts of each phase must repeat across runs, each judged by a fresh sandbox process (a fresh
+hash seed). The first broken rule rejects the task with a reason code.
 
 The golden run's state diff becomes the task's footprint (`factory.verifiers.footprint`), and every
 phase is scored through `score_final`, footprint guard included. After the first golden run the
@@ -68,7 +70,7 @@ class ValidationConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    runs: int = Field(default=2, ge=1, description="Full runs (reset, verify, golden, verify, reset, verify); verdicts must repeat.")
+    runs: int = Field(default=2, ge=1, description="Golden runs, each from a fresh reset; every phase's verdicts (initial, golden, reset) must repeat.")
     verifier_repeats: int = Field(default=2, ge=1, description="verify() calls on the same data per phase (one sandbox); verdicts must repeat.")
     verifier_timeout_s: float = Field(default=10.0, gt=0, description="Sandbox deadline of one verifier run.")
     golden_timeout_s: float = Field(default=180.0, gt=0, description="Sandbox deadline of one golden run, actions included.")
@@ -119,8 +121,9 @@ def validate_task(task: Task, manager: "EnvironmentManager", config: ValidationC
     try:
         session = manager.request(SessionSpec.for_task(task, screenshots=False), Lease(seconds=config.lease_s))
         try:
+            obs = check.start(session)
             for run in range(1, config.runs + 1):
-                check.run(session, run)
+                obs = check.run(session, run, obs)
             check.compare_runs()
         finally:
             session.close()
@@ -153,11 +156,21 @@ class _Check:
         self.actions: tuple[str, ...] = ()
         self.probes, self.probe_seconds = 0, 0.0
 
-    def run(self, session: "Session", run: int) -> None:
-        obs, start = self._reset(session, f"run {run}, first reset")
-        initial = self._verify(start, f"run{run}.initial")
-        if initial.success:
-            raise _Reject("verifier_true_on_initial", f"verify() succeeds before anything was done: verdicts {initial.verdicts}")
+    def start(self, session: "Session") -> "Observation":
+        """The first reset and the initial-state verdicts of run 1."""
+        obs, start = self._reset(session, "the first reset")
+        self._initial(start, 1)
+        return obs
+
+    def run(self, session: "Session", run: int, obs: "Observation") -> "Observation | None":
+        """One run from a fresh reset: golden, verify, (run 1: probes), then reset and verify.
+
+        The reset that ends a run is the one the next run starts from, so its verdicts count twice:
+        as this run's `reset` phase and as the next run's `initial` phase (the same state, proven
+        equal to the first reset's). The last of several runs ends without a reset: run 1's already
+        proved the reset exact after a golden run and its verdicts repeat those on the initial state
+        in another process. Each phase is still judged twice, by separate processes, on separate runs.
+        """
         actions = self._golden(session, run, obs)
         if run == 1:
             self.actions = tuple(actions)
@@ -173,10 +186,20 @@ class _Check:
             self.probes, self.probe_seconds = report.probes, report.seconds
             if report.reason is not None:
                 raise _Reject(report.reason, report.detail)
-        _, reset = self._reset(session, f"run {run}, reset after the golden run")
+        if run == self.config.runs > 1:
+            return None
+        obs, reset = self._reset(session, f"run {run}, reset after the golden run")
         after = self._verify(reset, f"run{run}.reset")
         if after.success:
             raise _Reject("verifier_blind_to_reset", f"verify() still succeeds after reset restored the initial state: verdicts {after.verdicts}")
+        if run < self.config.runs:
+            self.verdicts[f"run{run + 1}.initial"] = self.verdicts[f"run{run}.reset"]
+        return obs
+
+    def _initial(self, start: Final, run: int) -> None:
+        initial = self._verify(start, f"run{run}.initial")
+        if initial.success:
+            raise _Reject("verifier_true_on_initial", f"verify() succeeds before anything was done: verdicts {initial.verdicts}")
 
     def compare_runs(self) -> None:
         for phase, verdicts in self.verdicts.items():
@@ -184,6 +207,8 @@ class _Check:
                 continue
             for run in range(2, self.config.runs + 1):
                 again = self.verdicts.get(phase.replace("run1.", f"run{run}.", 1))
+                if phase == "run1.reset" and run == self.config.runs:
+                    continue  # the last run ends without a reset (see `run`)
                 if again != verdicts:
                     raise _Reject("nondeterministic_verdicts", f"{phase.split('.', 1)[1]}: run 1 gave {verdicts}, run {run} gave {again}")
 
@@ -214,6 +239,9 @@ class _Check:
     def _reset(self, session: "Session", what: str) -> "tuple[Observation, Final]":
         obs = session.reset(self.task)
         final = self._final(session, "invalid_task")
+        if final.state != final.initial_state:  # a recycled instance that kept an earlier attempt's changes
+            raise _Reject("reset_not_exact", f"{what}: the state dump differs from the apps' state at creation: "
+                          f"{_diff(final.initial_state, final.state)}")
         if self.first_reset is None:
             self.first_reset = (final.state, final.files)
             return obs, final

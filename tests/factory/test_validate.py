@@ -55,7 +55,9 @@ def test_a_good_task_is_accepted_with_verdicts_for_every_phase(manager):
     assert result.accepted and result.reason is None, result.detail
     assert result.verdicts["run1.initial"] == {"pinned": False, "others_intact": True}
     assert result.verdicts["run1.golden"] == {"pinned": True, "others_intact": True}
-    assert result.verdicts["run2.reset"] == result.verdicts["run1.initial"]
+    assert result.verdicts["run1.reset"] == result.verdicts["run2.initial"] == result.verdicts["run1.initial"]
+    assert result.verdicts["run2.golden"] == result.verdicts["run1.golden"]
+    assert "run2.reset" not in result.verdicts  # the last run ends without a reset: run 1's proved it exact
     assert len(result.golden_actions) == 2 and all(a.startswith("click(") for a in result.golden_actions)
 
 
@@ -96,7 +98,12 @@ def test_every_generic_plant_is_rejected(manager):
 
 
 def test_a_reset_that_leaves_state_behind_is_rejected(manager, monkeypatch):
-    """A planted backend fault: released instances go back to the pool without being reset."""
+    """A planted backend fault: released instances go back to the pool without being reset.
+
+    The dirty instance comes back to the next reset of the same seed (the pool is last in, first
+    out): here the second validation's first reset, whose state dump no longer equals the apps'
+    state at creation.
+    """
     backend = manager.backend
 
     def leaky_release(instance):
@@ -106,14 +113,16 @@ def test_a_reset_that_leaves_state_behind_is_rejected(manager, monkeypatch):
 
     monkeypatch.setattr(backend, "release", leaky_release)
     try:
+        first = validate_task(_task(), manager, FAST)
         result = validate_task(_task(), manager, FAST)
     finally:  # put the pool right for the tests after this one
         slot = backend._slots[NOTES]
         for instance_ids in slot.ready.values():
             for instance_id in instance_ids:
                 slot.admin.reset(instance_id)
+    assert first.accepted or first.reason == "reset_not_exact", first.detail
     assert (result.accepted, result.reason) == (False, "reset_not_exact"), result.detail
-    assert "note" in result.detail
+    assert "note" in result.detail and "at creation" in result.detail
 
 
 def test_validate_tasks_keeps_order_across_concurrent_sessions(manager):
