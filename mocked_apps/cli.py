@@ -103,5 +103,40 @@ def check(
     console.print(f"[green]{len(reports)} app(s) pass every law[/green]")
 
 
+@apps.command("compile")
+def compile_app(
+    spec: str = typer.Argument(help="App spec file (YAML)."),
+    check: bool = typer.Option(True, help="Run the contract checker on the compiled app."),
+) -> None:
+    """Compile an app spec into a kit app, register it by name (under GYMFACTORY_HOME/specs) and check it."""
+    from pathlib import Path
+
+    from rich.markup import escape
+
+    from contracts.errors import InputError
+    from mocked_apps.catalogue import user_specs
+    from mocked_apps.checker import check_app, render
+    from mocked_apps.kit import load_package
+    from mocked_apps.kit.spec import SpecError, read_spec
+    from mocked_apps.kit.spec.write import save_spec
+
+    began = time.monotonic()
+    try:
+        parsed = read_spec(Path(spec))
+    except SpecError as err:
+        raise InputError(f"apps compile: {err}") from None
+    path = save_spec(parsed, user_specs())
+    package = load_package(str(path))
+    console.print(f"compiled [bold]{parsed.name}[/bold] ({len(package.tables)} tables, {len(package.router.routes)} routes) "
+                  f"in {time.monotonic() - began:.1f}s -> {path}")
+    if check:
+        report = check_app(str(path))
+        console.print(render(report))
+        if not report.ok:
+            console.print("[bold red]FAIL[/bold red] " + escape(report.fail_line()), soft_wrap=True)
+            raise typer.Exit(1)
+        console.print(f"[green]spec -> passing checker in {time.monotonic() - began:.1f}s[/green]")
+
+
 def register(root: typer.Typer) -> None:
     root.add_typer(apps, name="apps")

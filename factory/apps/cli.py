@@ -65,10 +65,42 @@ def synthesize(
         raise typer.Exit(1)
 
 
+def new(
+    category: str = typer.Option(..., help="App category, e.g. 'pets', 'travel' (the catalogue's categories)."),
+    provider: str = typer.Option("template", help="'template' (a deterministic variation of a catalogue spec) or an LLM provider that writes a spec."),
+    seed: int = typer.Option(0, help="Which variation (template provider)."),
+    model: str = typer.Option(None, help="Model name for an LLM provider."),
+    check: bool = typer.Option(True, help="Run the contract checker on the new app."),
+) -> None:
+    """Write a new app spec for a category, compile it and register it (GYMFACTORY_HOME/specs), then check it."""
+    from contracts.errors import InputError
+    from mocked_apps.catalogue import user_specs
+    from mocked_apps.checker import check_app, render
+    from mocked_apps.kit import load_package
+    from mocked_apps.kit.spec.write import save_spec
+    from factory.providers import ProviderError
+
+    from .specgen import new_spec
+
+    try:
+        spec = new_spec(category, provider, seed, model)
+    except ProviderError as err:
+        raise InputError(f"apps new: the provider wrote no usable spec: {err}") from None
+    path = save_spec(spec, user_specs())
+    load_package(str(path))
+    console.print(f"new app [bold]{spec.name}[/bold] ({spec.title}) -> {path}")
+    if check:
+        report = check_app(str(path))
+        console.print(render(report))
+        if not report.ok:
+            raise typer.Exit(1)
+
+
 def register(root: typer.Typer) -> None:
-    """Add `synthesize` to the `apps` group that mocked_apps.cli registered on `root`."""
+    """Add `synthesize` and `new` to the `apps` group that mocked_apps.cli registered on `root`."""
     for group in root.registered_groups:
         if group.name == "apps" or getattr(group.typer_instance.info, "name", None) == "apps":
             group.typer_instance.command("synthesize")(synthesize)
+            group.typer_instance.command("new")(new)
             return
     raise RuntimeError("factory.apps.cli needs the `apps` group: list it after mocked_apps.cli in COMMAND_MODULES")

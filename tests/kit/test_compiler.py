@@ -45,3 +45,26 @@ def test_compiled_apps_pass_the_checker(app):
     media: trailhead, checked in tests/checker/test_checker.py's sample of registered apps, and by `apps check`)."""
     report = check_app(app)
     assert report.ok, report.fail_line()
+
+
+def test_apps_new_varies_a_catalogue_spec_and_apps_compile_registers_it(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from gymfactory.cli import build
+    from mocked_apps.catalogue import user_specs
+
+    monkeypatch.setenv("GYMFACTORY_HOME", str(tmp_path))
+    runner = CliRunner()
+    made = runner.invoke(build(), ["apps", "new", "--category", "pets", "--seed", "4", "--no-check"])
+    assert made.exit_code == 0, made.output
+    (path,) = user_specs().glob("*.yaml")
+    spec = read_spec(path)
+    base = read_spec(compiled()["petpals"])
+    assert spec.category == "pets" and spec.name != base.name and spec.theme != base.theme
+    assert available()[spec.name] == str(path.resolve())
+    again = runner.invoke(build(), ["apps", "new", "--category", "pets", "--seed", "4", "--no-check"])
+    assert again.exit_code == 0 and read_spec(path) == spec  # deterministic
+    bad = runner.invoke(build(), ["apps", "new", "--category", "petz", "--no-check"])
+    assert bad.exit_code == 2 and "did you mean pets" in bad.output
+    compiled_out = runner.invoke(build(), ["apps", "compile", str(compiled()["fixit"]), "--no-check"])
+    assert compiled_out.exit_code == 0 and (user_specs() / "fixit.yaml").is_file()
