@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -16,6 +15,8 @@ from rich.table import Table
 
 from factory.tasks.synthesize import Author, SynthConfig, synthesize
 from factory.verifiers.validate import ValidationConfig, validate_tasks
+
+from .cputree import cpu_by_kind
 from runtime.manager import EnvironmentManager
 
 TARGET_PER_MIN = 40.0
@@ -27,18 +28,19 @@ def main(
     concurrency: Annotated[int, typer.Option(help="Validation sessions at once.")] = 4,
     runs: Annotated[int, typer.Option(help="Full runs per task (the CLI's default is 2).")] = 2,
     probes: Annotated[bool, typer.Option(help="Adversarial probes on (the default, and what the target is about).")] = True,
+    families: Annotated[list[str] | None, typer.Option("--family", help="Only these families (repeatable); default: every family.")] = None,
     out: Annotated[Path | None, typer.Option(help="Write the numbers as JSON here.")] = None,
 ) -> None:
-    todo = synthesize(SynthConfig(n=tasks, seed=seed), Author())
+    todo = synthesize(SynthConfig(n=tasks, seed=seed, families=tuple(families) if families else None), Author())
     config = ValidationConfig(runs=runs, probes=probes)
-    cpu_before = _cpu_s()
     with EnvironmentManager() as manager:
         warm = list({t.apps: t for t in todo}.values())  # one task per app combination: servers, pools and pages up
         validate_tasks(warm, manager, config, concurrency=concurrency)
-        began, load_before = time.perf_counter(), os.getloadavg()[0]
+        began, load_before, cpu_before = time.perf_counter(), os.getloadavg()[0], cpu_by_kind()
         results = validate_tasks(todo, manager, config, concurrency=concurrency)
         wall = time.perf_counter() - began
-    cpu = _cpu_s() - cpu_before  # this process and its reaped children (app servers, browser), warm-up included
+        by_kind = cpu_by_kind() - cpu_before  # this process, the browser, its driver, app servers, sandboxes
+    cpu = sum(by_kind.values())
     family = {t.id: t.meta.family for t in todo}
     by_family: dict[str, Counter] = defaultdict(Counter)
     for r in results:
@@ -56,8 +58,9 @@ def main(
         "probes_per_task": round(sum(r.probes for r in results) / max(1, len(results)), 1),
         "mean_task_s": round(sum(r.seconds for r in results) / max(1, len(results)), 2),
         "mean_probe_s": round(sum(r.probe_seconds for r in results) / max(1, len(results)), 3),
-        "cpu_s_per_task": round(cpu / (len(todo) + len(warm)), 2),
-        "cpu_bound_per_min": round(60 * (os.cpu_count() or 1) * (len(todo) + len(warm)) / cpu, 1) if cpu else None,
+        "cpu_s_per_task": round(cpu / len(todo), 2),
+        "cpu_s_per_task_by_kind": {k: round(v / len(todo), 3) for k, v in sorted(by_kind.items())},
+        "cpu_bound_per_min": round(60 * (os.cpu_count() or 1) * len(todo) / cpu, 1) if cpu else None,
         "load_average_1m_before": round(load_before, 2),
         "load_average_1m_after": round(os.getloadavg()[0], 2),
         "by_family": {f: dict(c) for f, c in sorted(by_family.items())},
@@ -73,12 +76,8 @@ def main(
     console.print(f"{result['tasks_per_min']} tasks/min ({verdict} the target of {TARGET_PER_MIN:g}); "
                   f"{result['accepted']}/{len(todo)} accepted; {result['probes_per_task']} probes per task, "
                   f"{result['mean_probe_s']} s of probes per task; {result['cpu_s_per_task']} CPU-s per task "
+                  f"({', '.join(f'{k} {v}' for k, v in result['cpu_s_per_task_by_kind'].items())}) "
                   f"(at most {result['cpu_bound_per_min']} tasks/min on {os.cpu_count()} idle cores); "
                   f"load average {result['load_average_1m_before']} -> {result['load_average_1m_after']}")
     if out:
         out.write_text(json.dumps(result, indent=2))
-
-
-def _cpu_s() -> float:
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime

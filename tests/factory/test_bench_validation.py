@@ -18,4 +18,6 @@ def test_bench_validation_at_toy_scale(tmp_path, monkeypatch):
     assert numbers["tasks"] == 3 and numbers["probes_on"] is True
     assert numbers["accepted"] == 3, numbers["by_family"]
     assert numbers["tasks_per_min"] > 0 and numbers["probes_per_task"] > 5 and numbers["cpu_s_per_task"] > 0
+    kinds = numbers["cpu_s_per_task_by_kind"]  # the browser is counted (it is no child we reap ourselves)
+    assert kinds["chromium"] > 0 and kinds["this process"] > 0 and kinds["app servers"] > 0
     assert "tasks/min" in result.output
