@@ -11,6 +11,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from contracts.options import config_options
+from factory.tasks.synthesize import SynthConfig
+
 worlds_app = typer.Typer(help="Worlds: persona + scenario -> people, events, documents -> app seeds.", no_args_is_help=True)
 tasks_app = typer.Typer(help="Tasks: synthesize (requirements, golden, verifier) and validate by execution.", no_args_is_help=True)
 console = Console()
@@ -86,12 +89,10 @@ def tasks_families() -> None:
 
 
 @tasks_app.command("synthesize")
+@config_options(SynthConfig, names={"families": "--family"})
 def tasks_synthesize(
-    n: int = typer.Option(120, help="How many tasks."),
-    apps: list[str] = typer.Option(None, help="Only families whose apps are all among these."),
-    family: list[str] = typer.Option(None, help="Only these families."),
+    config: SynthConfig,
     provider: str = typer.Option("template", help="Who writes golden and verifier code: template (offline) or an LLM provider."),
-    seed: int = typer.Option(0, help="Same seed, same tasks."),
     out: Path = typer.Option(Path("tasks.jsonl"), help="Output JSONL file."),
 ) -> None:
     """Synthesize tasks: requirements first, then golden and verifier code in two separate generations.
@@ -99,10 +100,9 @@ def tasks_synthesize(
     A task the provider fails on (unreachable, garbage replies) is recorded in OUT.failures.txt and
     synthesis goes on; the exit code is 1 when no task could be written.
     """
-    from factory.tasks.synthesize import SynthConfig, save_jsonl, select_families, synthesize
+    from factory.tasks.synthesize import save_jsonl, select_families, synthesize
 
     _check_provider(provider)
-    config = SynthConfig(n=n, apps=tuple(apps) if apps else None, families=tuple(family) if family else None, seed=seed)
     try:
         select_families(config)  # an unknown family: did-you-mean
     except ValueError as err:
@@ -111,7 +111,7 @@ def tasks_synthesize(
     failures: list[str] = []
     dropped: list[str] = []
     with _progress() as bar:
-        job = bar.add_task("synthesizing", total=n)
+        job = bar.add_task("synthesizing", total=config.n)
         tasks = synthesize(config, author, on_task=lambda _t: bar.advance(job), failures=failures, dropped=dropped)
     failures_file = out.with_suffix(".failures.txt")
     if failures:
