@@ -95,7 +95,16 @@ def main(
     app: Annotated[str, typer.Option(help="App name or package folder; default: the notes fixture app.")] = NOTES_FIXTURE,
     resets: Annotated[int, typer.Option(help="Resets to time.")] = 200,
     out: Annotated[Path | None, typer.Option(help="Write the numbers as JSON here.")] = None,
+    compiled: Annotated[int, typer.Option(help="Instead: bench N catalogue apps compiled from specs (checker time, memory of serving them at once).")] = 0,
+    checks: Annotated[int, typer.Option(help="With --compiled: how many of them to run the checker on.")] = 3,
 ) -> None:
+    if compiled:
+        from bench.compiled import bench_compiled
+
+        result = bench_compiled(compiled, checks)
+        if out:
+            out.write_text(json.dumps(result, indent=2))
+        return
     package = load_package(resolve(app))
     seed = grow_seed(package.default_seed, rows)
     clock = package.default_clock

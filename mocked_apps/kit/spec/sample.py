@@ -6,7 +6,9 @@ world's projection are reproducible. Dates are offsets from the clock, so data s
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import threading
 import random
 from datetime import datetime, time, timedelta
 from typing import Any, Callable
@@ -31,6 +33,14 @@ _FAKER: dict[str, Callable[[Faker], Any]] = {
 _DEFAULTS = {"phone": "phone", "email": "email", "address": "address", "text": "words", "longtext": "paragraph"}
 
 
+_FAKE_LOCK = threading.Lock()
+
+
+@functools.lru_cache(maxsize=1)
+def _fake() -> Faker:
+    return Faker("en_US")
+
+
 class SampleError(ValueError):
     """A sample rule the generator does not know; the message names the field."""
 
@@ -39,8 +49,13 @@ def sample_seed(spec: AppSpec, seed: int | str, clock: datetime, world=None) -> 
     """Seed records {table: [rows]} for the spec's entities (and settings), deterministic for (spec, seed, clock, world)."""
     key = int(hashlib.sha256(f"{spec.name}/{seed}".encode()).hexdigest()[:12], 16)
     rng = random.Random(key)
-    fake = Faker("en_US")
-    fake.seed_instance(key)
+    with _FAKE_LOCK:  # one Faker per process (building one costs ~0.2 s), re-seeded per call
+        fake = _fake()
+        fake.seed_instance(key)
+        return _seed_rows(spec, rng, fake, clock, world)
+
+
+def _seed_rows(spec: AppSpec, rng: random.Random, fake: Faker, clock: datetime, world) -> dict[str, list[dict]]:
     pools = _world_pools(spec, world)
     counts = {e.name: e.rows for e in spec.entities}
     out: dict[str, list[dict]] = {}

@@ -16,9 +16,17 @@ REASONS = ("Customer asked for it", "Duplicate request", "Schedule conflict", "A
            "Details confirmed by phone", "Budget freeze this quarter", "Requested by the manager")
 
 
+_SEEDS: dict[tuple[str, str, str], dict[str, list[dict]]] = {}
+
+
 def rows_of(spec: AppSpec, world: World, entity: str) -> list[dict]:
     """The entity's rows as the world's projection seeds them (what the task's instance starts with)."""
-    return sample_seed(spec, world.id, world.scenario.clock, world)[entity]
+    key = (spec.name, world.id, world.scenario.clock.isoformat())
+    if key not in _SEEDS:
+        if len(_SEEDS) > 256:
+            _SEEDS.clear()
+        _SEEDS[key] = sample_seed(spec, world.id, world.scenario.clock, world)
+    return _SEEDS[key][entity]
 
 
 def unique_titled(e: EntitySpec, rows: list[dict]) -> list[dict]:
