@@ -16,7 +16,11 @@ FAMILIES = ("pawcare.appointment.move", "pawcare.appointment.create", "pawcare.a
 
 @pytest.fixture
 def catalogue(monkeypatch):
+    """The catalogue's families on; the registry's per-app cache emptied (an earlier test may have read it with them off)."""
+    from factory.tasks.families import APP_FAMILIES
+
     monkeypatch.setenv("GYMFACTORY_CATALOGUE", "1")
+    monkeypatch.setattr(APP_FAMILIES, "_loaded", {})
 
 
 def test_derived_tasks_pass_validation_with_probes(catalogue, tmp_path):
