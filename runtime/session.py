@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Iterator, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from contracts.scoring import VerdictError, score_final
+from contracts.scoring import Final, VerdictError, score_final
 from contracts.status import Status
 from contracts.task import Task
 from runtime import launcher
@@ -209,8 +209,6 @@ class Session:
             return self._final(deadline.remaining())
 
     def _final(self, timeout_s: float) -> "Final | None":
-        from contracts.scoring import Final
-
         files = self._workspace.files()
         if files is None:
             return None
