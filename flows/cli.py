@@ -27,7 +27,9 @@ def _prefect_defaults() -> None:
 def run(
     out: Path = typer.Option(Path("runs/latest"), help="Output folder; rerunning with the same folder resumes."),
     tasks: int = typer.Option(64, help="Tasks to synthesize before validation."),
-    concurrency: int = typer.Option(4, help="Browser sessions at once."),
+    concurrency: int = typer.Option(4, help="Browser sessions at once (with --runner ray: on each worker node)."),
+    runner: str = typer.Option("local", help="'local' (this machine) or 'ray' (validation and rollouts on a Ray cluster)."),
+    ray_address: str = typer.Option(None, help="With --runner ray: the Ray cluster's HOST:PORT (`ray start --head` prints it)."),
     seed: int = typer.Option(0, help="Seed of worlds and synthesis."),
     provider: str = typer.Option("template", help="'template' (offline) or an LLM provider (openai, anthropic)."),
     agent: list[str] = typer.Option(["golden", "random"], help="Agents to roll out on the accepted tasks."),
@@ -38,8 +40,8 @@ def run(
     """Run the whole pipeline: worlds, tasks, validation, review, rollouts, dataset, report."""
     from flows.options import run_config
 
-    config = run_config(out=out, tasks=tasks, concurrency=concurrency, seed=seed, provider=provider,
-                        agents=tuple(agent), train=train, fresh=fresh)  # a bad option is one line, before Prefect starts
+    config = run_config(out=out, tasks=tasks, concurrency=concurrency, seed=seed, provider=provider, agents=tuple(agent),
+                        train=train, fresh=fresh, runner=runner, ray_address=ray_address)  # a bad option is one line, before Prefect starts
     if not fresh:
         from flows.workdir import Workdir
 
@@ -87,7 +89,7 @@ def _summary(report: dict) -> None:
     stages = report["stages"]
     table = Table("stage", "result", "seconds", title="gymfactory run")
     for stage, s in stages.items():
-        shown = ", ".join(f"{k}={v}" for k, v in s.items() if k not in ("seconds", "agents", "reasons", "findings", "difficulty", "path"))
+        shown = ", ".join(f"{k}={v}" for k, v in s.items() if k not in ("seconds", "agents", "reasons", "findings", "difficulty", "path", "ray"))
         table.add_row(stage, shown, f"{s['seconds']:.1f}")
     console.print(table)
     for stage in ("rollouts", "rollouts_trained"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from factory.worlds.catalog import PERSONAS, SCENARIOS
 
@@ -25,7 +25,12 @@ class PipelineConfig(BaseModel):
     provider: str = Field(default="template", description="Who writes golden/verifier code and reviews: 'template' (offline) or an LLM provider.")
     seed: int = Field(default=0, description="Seed of worlds and synthesis; same seed, same tasks.")
     validation_runs: int = Field(default=2, ge=1, description="Full validation runs per task; verdicts must repeat.")
-    concurrency: int = Field(default=4, ge=1, le=16, description="Browser sessions at once (validation and rollouts).")
+    concurrency: int = Field(default=4, ge=1, le=16, description="Browser sessions at once (validation and rollouts); "
+                             "with runner 'ray', on each worker node.")
+    runner: Literal["local", "ray"] = Field(default="local", description="Where validation and rollouts run: 'local' (this "
+                                            "machine) or 'ray' (an environment worker on each node of a Ray cluster).")
+    ray_address: str | None = Field(default=None, description="With runner 'ray': the Ray cluster's address "
+                                    "(`ray start --head` prints it), e.g. 10.0.0.5:6379. See docs/scale.md.")
     batch: int = Field(default=6, ge=1, description="Tasks per Prefect task (keep Prefect tasks coarse).")
     agents: tuple[str, ...] = Field(default=("golden", "random"), description="Agents rolled out on the accepted tasks.")
     attempts: int = Field(default=1, ge=1, description="Attempts per task and agent.")
@@ -37,6 +42,12 @@ class PipelineConfig(BaseModel):
     train_sft_epochs: int = Field(default=10, ge=0, description="SFT warm-up epochs of the training stage.")
     train_steps: int = Field(default=3, ge=0, description="GRPO steps of the training stage.")
     fresh: bool = Field(default=False, description="Ignore finished stages in `out` and start over.")
+
+    @model_validator(mode="after")
+    def _ray_needs_an_address(self) -> "PipelineConfig":
+        if self.runner == "ray" and not self.ray_address:
+            raise ValueError("runner 'ray' needs ray_address: the address of a Ray cluster (`ray start --head` prints it)")
+        return self
 
 
 StageName = Literal["worlds", "synthesize", "validate", "review", "rollouts", "dataset", "report"]

@@ -7,6 +7,7 @@ its model or key says so; values get the config's own constraints.
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from .config import PipelineConfig
 
 # PipelineConfig field -> the `gymfactory run` option that sets it
 OPTION = {"out": "--out", "tasks": "--tasks", "concurrency": "--concurrency", "seed": "--seed", "provider": "--provider",
-          "agents": "--agent", "train": "--train", "fresh": "--fresh"}
+          "agents": "--agent", "train": "--train", "fresh": "--fresh", "runner": "--runner", "ray_address": "--ray-address"}
 
 
 class BadOption(InputError, ValueError):
@@ -36,6 +37,8 @@ def run_config(**options: Any) -> PipelineConfig:
             make_agent(agent, AgentOptions()).close()
         except ValueError as err:
             raise BadOption(f"--agent {agent}: {err}") from None
+    if options.get("runner") == "ray":
+        _check_ray_address(options.get("ray_address"))
     out = Path(options["out"])
     if out.exists() and not out.is_dir():
         raise BadOption(f"--out {out}: it is a file; pass a folder (a new one, or a run folder to resume)")
@@ -47,3 +50,18 @@ def run_config(**options: Any) -> PipelineConfig:
         value = options.get(field, first.get("input"))
         shown = " ".join(map(str, value)) if isinstance(value, (tuple, list)) else value
         raise BadOption(f"{OPTION.get(field, field)} {shown}: {first['msg'].lower()}") from None
+
+
+def _check_ray_address(address: str | None) -> None:
+    """`--runner ray` needs a cluster that answers at `--ray-address` (Ray itself would retry for minutes)."""
+    if not address:
+        raise BadOption("--runner ray: needs --ray-address HOST:PORT, the Ray cluster's address (`ray start --head` "
+                        "prints it; see docs/scale.md)")
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        raise BadOption(f"--ray-address {address}: expected HOST:PORT, e.g. 10.0.0.5:6379")
+    try:
+        socket.create_connection((host, int(port)), timeout=3).close()
+    except OSError as err:
+        raise BadOption(f"--ray-address {address}: no Ray cluster answers there ({err.strerror or err}); "
+                        "start one with `ray start --head` (see docs/scale.md)") from None

@@ -16,7 +16,8 @@ from runtime.rollout import AttemptResult, RolloutReport, rollout
 from contracts.status import SCORED
 from runtime.store import TrajectoryStore
 
-from .environment import browser_slot, current, environment
+from .environment import browser_slot, current
+from .runners import RolloutJob, fanout, pool_summary, ray_pool, shared_url
 from .artifacts import ProgressArtifact, table
 from .config import PipelineConfig
 from .workdir import Workdir
@@ -30,6 +31,9 @@ def rollout_batch(tasks: list[Task], agent: str, attempts: int, max_steps: int, 
     Attempts are stored under `run`: a rerun keeps those already finished and redoes the ones an
     interruption cut off (closed as interrupted), so no attempt is done twice.
     """
+    if (pool := ray_pool()) is not None:  # the Ray runner: the batch's tasks spread over its workers
+        job = RolloutJob(agent, attempts, max_steps, shared_url(store_url), model, run)
+        return [r for results in pool.map(job, tasks) for r in results]
     store = TrajectoryStore(store_url)
     try:
         out: list[AttemptResult] = []
@@ -68,7 +72,7 @@ def rollouts_flow(config: PipelineConfig, tasks_file: str = "tasks/reviewed.json
     store_url = str(wd.path("rollouts", "trajectories.db"))
     TrajectoryStore(store_url).close()  # create the tables once, before batches open it from several threads
     by_agent: dict[str, list[AttemptResult]] = {}
-    with environment(config.concurrency):
+    with fanout(config) as pool:
         for agent in agents:
             mine = tasks[: config.golden_sample] if agent == "golden" and config.golden_sample else tasks
             progress = ProgressArtifact(f"{stage}-{agent}-progress", len(mine), f"Tasks attempted by {agent}")
@@ -84,7 +88,7 @@ def rollouts_flow(config: PipelineConfig, tasks_file: str = "tasks/reviewed.json
             wd.path("rollouts", f"{agent}.jsonl").write_text("".join(r.model_dump_json() + "\n" for r in results))
     rows = [summarize(a, r) for a, r in by_agent.items()]
     table(f"{stage}-by-agent", rows, "Rollout success by agent (env errors apart, never counted as failures)")
-    summary = {"agents": rows}
+    summary = {"agents": rows, **pool_summary(pool)}
     if stage == "rollouts" and "random" in by_agent:
         summary["difficulty"] = _difficulty_filter(wd, tasks, by_agent["random"], config.easy_above)
     return wd.finish(stage, inputs, summary, time.monotonic() - started)

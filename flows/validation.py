@@ -14,7 +14,8 @@ from contracts.taskfiles import load_tasks, save_tasks
 from contracts.task import Task
 from factory.verifiers.validate import ValidationConfig, ValidationResult, accepted_task, validate_task
 
-from .environment import browser_slot, current, environment
+from .environment import browser_slot, current
+from .runners import ValidateJob, fanout, pool_summary, ray_pool
 from .artifacts import ProgressArtifact, table
 from .config import PipelineConfig
 from .workdir import Workdir
@@ -22,7 +23,9 @@ from .workdir import Workdir
 
 @task(name="validate-batch", cache_policy=NONE)
 def validate_batch(tasks: list[Task], runs: int) -> list[ValidationResult]:
-    """Validate a batch of tasks, one browser slot per task."""
+    """Validate a batch of tasks, one browser slot per task (under the Ray runner: spread over its workers)."""
+    if (pool := ray_pool()) is not None:
+        return pool.map(ValidateJob(runs=runs), tasks)
     config, out = ValidationConfig(runs=runs), []
     for t in tasks:
         with browser_slot():
@@ -50,7 +53,7 @@ def validation_flow(config: PipelineConfig) -> dict:
     todo = [t for t in tasks if t.id not in results]
     print(f"validate: {len(results)} verdicts kept, {len(todo)} tasks to validate")
     progress = ProgressArtifact("validation-progress", len(todo), "Tasks validated")
-    with environment(config.concurrency), open(results_file, "a") as sink:
+    with fanout(config) as pool, open(results_file, "a") as sink:
         batches = [todo[i : i + config.batch] for i in range(0, len(todo), config.batch)]
         futures = [validate_batch.submit(b, config.validation_runs) for b in batches]
         for future in futures:
@@ -76,7 +79,7 @@ def validation_flow(config: PipelineConfig) -> dict:
     env_errors = reasons.get("env_error", 0)
     summary = {"validated": len(ordered), "accepted": len(accepted), "rejected": len(ordered) - len(accepted),
                "reasons": dict(reasons), "env_errors": env_errors,
-               "mean_seconds": round(sum(r.seconds for r in ordered) / max(1, len(ordered)), 2)}
+               "mean_seconds": round(sum(r.seconds for r in ordered) / max(1, len(ordered)), 2), **pool_summary(pool)}
     if env_errors:  # infrastructure faults are not verdicts: leave the stage open so a rerun retries them
         print(f"validate: {env_errors} environment errors; rerun to retry them")
         return summary

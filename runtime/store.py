@@ -186,6 +186,24 @@ class TrajectoryStore:
             db.commit()
             return finished
 
+    def set_aside(self, run: str, agent: str, task_id: str, reason: str) -> int:
+        """Close the attempts of `run` on `task_id` left unfinished by a worker that died, as env_error, outside the run.
+
+        Each keeps its steps and its error (`reason`) but moves to run `<run>/lost` (with `lost_from`), so
+        the retry on another worker redoes the attempt under `run` and a resume never counts the lost one.
+        Returns how many were set aside.
+        """
+        with Session(self.engine) as db:
+            query = select(AttemptRow).where(AttemptRow.agent == agent, AttemptRow.task_id == task_id,
+                                             AttemptRow.info["run"].as_string() == run, col(AttemptRow.status).is_(None))
+            rows = db.exec(query).all()
+            for row in rows:
+                row.status, row.finished_at, row.error = "env_error", _now(), f"environment: {reason}"
+                row.info = {**(row.info or {}), "run": f"{run}/lost", "lost_from": run}
+                db.add(row)
+            db.commit()
+            return len(rows)
+
     def step_count(self, attempt_id: int) -> int:
         with Session(self.engine) as db:
             return db.exec(select(func.count(col(StepRow.id))).where(StepRow.attempt_id == attempt_id)).one()
