@@ -174,7 +174,7 @@ def run_attempt(
             outcome = session.evaluate()
             timings["evaluate"] = time.monotonic() - clock
             if outcome.status in SCORED:
-                _keep_final(session, info["final"])
+                _keep_final(session, info["final"], obs)
     except TaskSetupError as err:  # the task is unusable: this attempt fails with the reason, the rollout goes on
         outcome = Outcome(status="env_error", error=f"task: {err}")
     except EnvError as err:
@@ -205,12 +205,14 @@ def attempt_info(task: Task, objects_url: str) -> dict:
     }
 
 
-def _keep_final(session: Session, key: str) -> None:
-    """The attempt's final state dumps (and answer) as JSON in the object store; an env fault here loses only them."""
+def _keep_final(session: Session, key: str, last: Observation) -> None:
+    """The attempt's final state dumps, answer and the page it ended on (which no step records: steps keep the page
+    each action was taken on) as JSON in the object store; an env fault here loses only them."""
     try:
         final = session.final()
         if final is not None:
-            doc = {"state": final.state, "initial_state": final.initial_state, "answer": final.answer}
+            doc = {"state": final.state, "initial_state": final.initial_state, "answer": final.answer,
+                   "last_page": {"url": last.url, "axtree": last.axtree, "error": last.last_action_error}}
             session.manager.screenshots.put(key, json.dumps(doc, default=str).encode())
     except (EnvError, OSError, ObjectStoreError):
         return

@@ -52,7 +52,8 @@ def diagnose(view: TrajectoryView, config: DiagnoseConfig) -> WeaknessProfile:
         caps = exercised(a, ref_steps)
         mine: list[AttemptFinding] = []
         if not a.outcome.success:
-            mine = attempt_findings(a, view.steps(a.id), ref_steps)
+            last_page = ((view.final(a) or {}).get("last_page") or {}).get("axtree")
+            mine = attempt_findings(a, view.steps(a.id), ref_steps, last_page)
             findings.extend(mine)
         first = [f for f in mine if f.kind.startswith(("diverged", "stopped_before", "left_unconfirmed")) and f.capabilities]
         implicated = {c for f in (first or mine) for c in f.capabilities}  # the first divergence explains what follows

@@ -92,13 +92,11 @@ def _divergence(attempt: AttemptRecord, steps: list[StepRecord], reference: list
     return None
 
 
-def _unconfirmed(attempt: AttemptRecord, steps: list[StepRecord]) -> AttemptFinding | None:
+def _unconfirmed(attempt: AttemptRecord, steps: list[StepRecord], last_page: str | None) -> AttemptFinding | None:
     """The attempt ended on a page that still offers a "Confirm ..." button it never pressed."""
-    if not steps:
-        return None
-    last = steps[-1]
+    page = last_page if last_page is not None else (steps[-1].axtree if steps else "")
     pressed = any((t := describe_step(s)) is not None and t.verb == "click" and _CONFIRM.match(t.name or "") for s in steps)
-    match = re.search(r'button "((?:confirm|submit|place order|pay now|approve)[^"]*)"', last.axtree, re.IGNORECASE)
+    match = re.search(r'button "((?:confirm|submit|place order|pay now|approve)[^"]*)"', page, re.IGNORECASE)
     if match and not pressed:
         return AttemptFinding(attempt_id=attempt.id, task_id=attempt.task_id, level="trajectory", kind="left_unconfirmed",
                               detail=f"ended on a page with {match[1]!r} never pressed", capabilities=("confirm",))
@@ -111,14 +109,16 @@ def _from_event(attempt: AttemptRecord, event: StepEvent) -> AttemptFinding:
                           detail=event.detail, capabilities=(cap,) if cap else ())
 
 
-def attempt_findings(attempt: AttemptRecord, steps: list[StepRecord], reference: list[StepRecord] | None) -> list[AttemptFinding]:
-    """Every rule finding of one failed attempt; `reference` is a successful attempt's steps on the same task, if any."""
+def attempt_findings(attempt: AttemptRecord, steps: list[StepRecord], reference: list[StepRecord] | None,
+                     last_page: str | None = None) -> list[AttemptFinding]:
+    """Every rule finding of one failed attempt; `reference` is a successful attempt's steps on the same task, if any,
+    and `last_page` the accessibility tree of the page it ended on (kept with its final state)."""
     out = [_from_event(attempt, e) for e in attempt_events(attempt, steps)]
     if reference:
         found = _divergence(attempt, steps, reference)
         if found is not None:
             out.insert(0, found)
-    if (unconfirmed := _unconfirmed(attempt, steps)) is not None:
+    if (unconfirmed := _unconfirmed(attempt, steps, last_page)) is not None:
         out.append(unconfirmed)
     failed = sorted(c for c, ok in (attempt.outcome.verdicts or {}).items() if not ok) if attempt.outcome else []
     if failed:

@@ -24,7 +24,10 @@ TOY = dict(tasks=2, families=["drive.rename_document", "mail.star_invoice_email"
            train_sft_epochs=1, train_steps=1)
 # every stage deployment after the pipeline, in pipeline order, with the marker it writes (report writes report.json)
 STAGES = [("worlds", "worlds"), ("synthesize-tasks", "synthesize"), ("validate-tasks", "validate"), ("review-tasks", "review"),
-          ("rollouts", "rollouts"), ("train", "train"), ("export-dataset", "dataset"), ("report", None)]
+          ("rollouts", "rollouts"), ("train", "train"), ("export-dataset", "dataset"), ("report", None),
+          ("regenerate", "regenerate"), ("loop", "loop")]
+# fields of the flows whose config extends the pipeline's, kept toy-sized
+EXTRA = {"regenerate": {"new_tasks": 2}, "loop": {"rounds": 1, "base_tasks": 1, "heldout_tasks": 1, "new_tasks": 2}}
 
 
 def _served(client) -> set[str]:
@@ -63,7 +66,7 @@ def test_every_served_deployment_completes(prefect_server, tmp_path):
         for flow, stage in STAGES:  # each stage started on its own redoes its work (its marker removed first)
             marker = out / "stages" / f"{stage}.json" if stage else out / "report.json"
             marker.unlink(missing_ok=True)
-            _start(f"{flow}/{deployment_name('test', flow)}", config)
+            _start(f"{flow}/{deployment_name('test', flow)}", {**config, **EXTRA.get(flow, {})})
             assert marker.is_file(), f"{flow} completed without writing {marker.name}"
         assert (out / "train" / "report.json").is_file()
         assert "train" in json.loads((out / "report.json").read_text())["stages"]

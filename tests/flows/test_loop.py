@@ -1,0 +1,53 @@
+"""Three rounds of the loop at toy scale, for real (apps, browser, validation, Prefect): an agent that never confirms
+is diagnosed with `confirm`, the share of new tasks that exercise it rises round over round, and the round report
+shows held-out success per capability."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from contracts.taskfiles import load_tasks
+from flows.loop import LoopConfig, loop_flow
+
+FAMILIES = ("bank.transfer_to_savings", "calendar.rsvp_yes", "drive.rename_document", "mail.star_invoice_email",
+            "calendar.book_meeting", "cross.pay_invoice_from_drive")
+
+
+def test_three_rounds_target_the_weak_capability(prefect_server, tmp_path):
+    config = LoopConfig(out=tmp_path / "run", rounds=3, agent="flawed-confirm", agents=("flawed-confirm",), families=FAMILIES,
+                        personas=("alex",), scenarios=("month_end",), base_tasks=4, heldout_tasks=3, new_tasks=6,
+                        validation_runs=1, concurrency=2, batch=3, max_steps=30, seed=3)
+    started = time.monotonic()
+    summary = loop_flow(config)
+    seconds = time.monotonic() - started
+    rounds = summary["rounds"]
+    shares = [r["targeted_share"] for r in rounds]
+    print(f"loop: {seconds:.0f}s; targeted share per round {shares}; tops {[r['top'] for r in rounds]}; "
+          f"held-out {[r['heldout_success'] for r in rounds]}")
+    assert [r["top"] for r in rounds] == [["confirm"]] * 3
+    assert shares[0] < shares[1] < shares[2], shares
+    for r in range(1, 4):  # the measured share is the share of accepted new tasks that exercise confirm
+        tasks = load_tasks(tmp_path / "run" / "loop" / f"round-{r}" / "tasks.jsonl")
+        assert tasks and abs(sum("confirm" in t.meta.capabilities for t in tasks) / len(tasks) - shares[r - 1]) < 1e-3
+        lineage = json.loads((tmp_path / "run" / "loop" / f"round-{r}" / "lineage.json").read_text())
+        assert lineage["parent_run"] == str(tmp_path / "run") and lineage["top_capabilities"][0] == "confirm"
+        targeted = [t for t in tasks if t.meta.provenance == "regenerated:targeted"]
+        assert targeted and all(t.meta.parents for t in targeted)  # variants of the failed tasks
+    report = json.loads((tmp_path / "run" / "loop" / "report.json").read_text())
+    assert all(row["heldout_success"] for row in report["rounds"])
+    md = (tmp_path / "run" / "loop" / "report.md").read_text()
+    assert "| round |" in md and "confirm" in md and md.count("\n| ") >= 4
+
+
+def test_regenerate_and_loop_commands_name_a_bad_option(tmp_path):
+    from typer.testing import CliRunner
+
+    from gymfactory.cli import build
+
+    result = CliRunner().invoke(build(), ["regenerate", "--from", str(tmp_path)], env={"COLUMNS": "300"})
+    assert result.exit_code == 2 and "no rollouts/trajectories.db there" in result.output
+    result = CliRunner().invoke(build(), ["loop", "--agent", "goldne", "--out", str(tmp_path)], env={"COLUMNS": "300"})
+    assert result.exit_code == 2 and "did you mean golden" in result.output
+    result = CliRunner().invoke(build(), ["loop", "--agent", "random", "--rounds", "0", "--out", str(tmp_path)], env={"COLUMNS": "300"})
+    assert result.exit_code == 2 and "--rounds" in result.output
