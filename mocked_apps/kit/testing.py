@@ -2,12 +2,12 @@
 
     from mocked_apps.kit.testing import Client, browser_pages, served
 
-    server = served("mocked_apps.bank")            # a module-scoped pytest fixture: one real app server
+    server = served("mocked_apps.memos")           # a module-scoped pytest fixture: one real app server
 
-    def test_pay(server):
-        with Client(server) as bank:               # a fresh instance from the default seed
-            where = bank.post("/pay", payee="1")   # a form POST must redirect (303); the path it went to
-            assert bank.state()["transfer"]
+    def test_pin(server):
+        with Client(server) as app:                # a fresh instance from the default seed
+            where = app.post("/memo/1/pin")        # a form POST must redirect (303); the path it went to
+            assert app.state()["memo"][0]["pinned"]
 
     def test_pages(server):
         with Client(server) as app, browser_pages() as pages:
