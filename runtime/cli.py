@@ -31,6 +31,7 @@ def rollout_command(
     form_factor: Optional[str] = typer.Option(None, "--form-factor", help="Override every task's form factor: desktop or mobile."),
     store: Optional[str] = typer.Option(None, help="Trajectory store URL or SQLite path; default $GYMFACTORY_HOME/trajectories.db."),
     screenshots: Optional[str] = typer.Option(None, help="Screenshot folder or fsspec URL; default $GYMFACTORY_HOME/objects."),
+    backend: str = typer.Option("local", help="Where app servers run: local (processes) or docker (containers, daemon from DOCKER_HOST)."),
     max_steps: int = typer.Option(30, min=1, help="Agent replies per attempt."),
     seed: int = typer.Option(0, help="Seed of the random agent (offset by the attempt number)."),
     vision: bool = typer.Option(True, help="Send screenshots to LLM agents."),
@@ -50,6 +51,10 @@ def rollout_command(
     from runtime.store import TrajectoryStore
 
     check_agent(agent)  # UnknownAgent / TaskFileError below are InputErrors: one line at the CLI root, exit 2
+    from runtime.backends import backend_names
+
+    if backend not in backend_names():
+        raise typer.BadParameter(f"use one of {', '.join(backend_names())}", param_hint="--backend")
     if form_factor not in (None, "desktop", "mobile"):
         raise typer.BadParameter("use desktop or mobile", param_hint="--form-factor")
     task_list = load_tasks(tasks)
@@ -78,7 +83,7 @@ def rollout_command(
             progress.update(bar, completed=done, tally=text)
 
         try:
-            with EnvironmentManager(screenshots=screenshots) as manager:
+            with EnvironmentManager(backend=backend, screenshots=screenshots) as manager:
                 report = rollout(
                     task_list, agent, attempts, concurrency, options=options, max_steps=max_steps, manager=manager,
                     store=trajectories, form_factor=form_factor, progress=on_result, run=run, screenshots=keep_screenshots,

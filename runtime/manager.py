@@ -40,7 +40,7 @@ class EnvironmentManager:
 
     def __init__(
         self,
-        backend: Backend | None = None,
+        backend: Backend | str | None = None,
         screenshots: ObjectStore | str | Path | None = None,
         deadlines: Deadlines | None = None,
         workspace_root: Path | None = None,
@@ -52,6 +52,10 @@ class EnvironmentManager:
             from runtime.backends.local import LocalBackend
 
             backend = LocalBackend()
+        elif isinstance(backend, str):  # a name from a config or the command line: `local`, `docker`
+            from runtime.backends import make_backend
+
+            backend = make_backend(backend)
         self.backend = backend
         self.screenshots = screenshots if isinstance(screenshots, ObjectStore) else ObjectStore(screenshots)
         self.deadlines = deadlines or Deadlines()

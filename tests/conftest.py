@@ -47,3 +47,12 @@ def s3_server():
 
     with S3Server() as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def dockerd():
+    """A private Docker daemon (own data root and socket, no bridge, no iptables) for the whole session."""
+    from tests.support.dockerd import Dockerd
+
+    with Dockerd() as daemon:
+        yield daemon

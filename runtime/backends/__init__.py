@@ -1,10 +1,11 @@
-"""Backends behind the environment manager: `Backend` (the seam) and `LocalBackend` (the embedded default)."""
+"""Backends behind the environment manager: `Backend` (the seam), `LocalBackend` (the embedded default), `DockerBackend`."""
 
 from .base import Backend, BrowserPage, DeadlineExceeded, EnvError, Instance, LeaseExpired, PageSetup, Served, TaskSetupError
 
 __all__ = [
     "Backend",
     "BrowserPage",
+    "DockerBackend",
     "DeadlineExceeded",
     "EnvError",
     "Instance",
@@ -13,10 +14,11 @@ __all__ = [
     "PageSetup",
     "Served",
     "TaskSetupError",
+    "backend_names",
     "make_backend",
 ]
 
-_BACKENDS = {"local": "runtime.backends.local:LocalBackend"}
+_BACKENDS = {"local": "runtime.backends.local:LocalBackend", "docker": "runtime.backends.docker:DockerBackend"}
 
 
 def __getattr__(name: str):
@@ -24,11 +26,20 @@ def __getattr__(name: str):
         from .local import LocalBackend
 
         return LocalBackend
+    if name == "DockerBackend":
+        from .docker import DockerBackend
+
+        return DockerBackend
     raise AttributeError(name)
 
 
+def backend_names() -> list[str]:
+    """The names `make_backend` knows."""
+    return list(_BACKENDS)
+
+
 def make_backend(name: str = "local", **options) -> Backend:
-    """A backend by name (`local`; scale-out backends register here), with did-you-mean on a typo."""
+    """A backend by name (`local`, `docker`; scale-out backends register here), with did-you-mean on a typo."""
     import difflib
     import importlib
 

@@ -70,13 +70,17 @@ class LocalBackend(Backend):
                 if slot is None:
                     data = self.data_dir / _safe(app)
                     try:
-                        server = AppServer(app, data_dir=data).start()
+                        server = self._start_server(app, data)
                     except AppServerError as err:
                         raise EnvError(f"app server {app}: {err}") from err
                     slot = self._slots[app] = self._new_slot(server)
         if not slot.server.alive():
             self._restart(slot)
         return slot
+
+    def _start_server(self, app: str, data_dir: Path) -> AppServer:
+        """A started server of `app`: a local process here; other backends start it elsewhere (a container)."""
+        return AppServer(app, data_dir=data_dir).start()
 
     def _new_slot(self, server: AppServer) -> _AppSlot:
         admin = AdminClient(server.url, server.token, timeout=self.admin_timeout)

@@ -16,9 +16,15 @@ from runtime.store import StepRecord, TrajectoryStore
 from tests.runtime.notes_tasks import NOTES, chromium_pids, create_note_task, solve_create
 
 
-@pytest.fixture(scope="module")
-def manager(tmp_path_factory):
-    with EnvironmentManager(screenshots=ObjectStore(tmp_path_factory.mktemp("shots"))) as m:
+@pytest.fixture(scope="module", params=["local", "docker"])
+def manager(request, tmp_path_factory):
+    """The same faults on each backend: a killed app server is a killed process, or a killed container."""
+    backend = None  # the embedded default
+    if request.param == "docker":
+        from runtime.backends.docker import DockerBackend
+
+        backend = DockerBackend(docker_host=request.getfixturevalue("dockerd").url)
+    with EnvironmentManager(backend=backend, screenshots=ObjectStore(tmp_path_factory.mktemp("shots"))) as m:
         yield m
 
 

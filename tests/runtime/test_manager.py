@@ -1,4 +1,7 @@
-"""The environment manager against a real notes server and a real Chromium: reset, observe, step, evaluate."""
+"""The environment manager against a real notes server and a real Chromium: reset, observe, step, evaluate.
+
+Every session test runs on the local backend and on the docker backend (app servers in containers of a
+private dockerd started for the session)."""
 
 from __future__ import annotations
 
@@ -26,9 +29,16 @@ def gym_home(tmp_path_factory):
     mp.undo()
 
 
-@pytest.fixture(scope="module")
-def manager(gym_home, tmp_path_factory):
-    with EnvironmentManager(screenshots=ObjectStore(tmp_path_factory.mktemp("shots"))) as m:
+@pytest.fixture(scope="module", params=["local", "docker"])
+def manager(request, gym_home, tmp_path_factory):
+    """The same session tests on each backend: app servers as local processes, or in containers of a real dockerd."""
+    if request.param == "docker":
+        from runtime.backends.docker import DockerBackend
+
+        backend = DockerBackend(docker_host=request.getfixturevalue("dockerd").url)
+    else:
+        backend = None  # the embedded default
+    with EnvironmentManager(backend=backend, screenshots=ObjectStore(tmp_path_factory.mktemp("shots"))) as m:
         yield m
 
 

@@ -63,6 +63,14 @@ class PostgresServer:
         return f"postgresql+{driver}://{self.user}@127.0.0.1:{self.port}/{database}"
 
     def start(self, timeout: float = 60.0) -> "PostgresServer":
+        """Start it; whatever a failed start left running or on disk is removed before the error propagates."""
+        try:
+            return self._start(timeout)
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self, timeout: float) -> "PostgresServer":
         began = time.monotonic()
         self.root = Path(tempfile.mkdtemp(prefix="gym-pg-"))
         if os.geteuid() == 0:  # the server refuses root: run it as Debian's postgres user

@@ -54,6 +54,14 @@ class S3Server:
                 "AWS_DEFAULT_REGION": "us-east-1"}
 
     def start(self, timeout: float = 60.0) -> "S3Server":
+        """Start it; whatever a failed start left running or on disk is removed before the error propagates."""
+        try:
+            return self._start(timeout)
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self, timeout: float) -> "S3Server":
         began = time.monotonic()
         self.port = _free_port()
         self._log = tempfile.TemporaryFile()
