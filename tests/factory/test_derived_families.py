@@ -11,7 +11,7 @@ from runtime.manager import EnvironmentManager
 from runtime.objectstore import ObjectStore
 
 FAMILIES = ("pawcare.appointment.move", "pawcare.appointment.create", "pawcare.appointment.lookup",
-            "cornerstore.delivery.move_two")
+            "cornerstore.delivery.move_two", "mediclinic.visit.to_calendar")
 
 
 @pytest.fixture
@@ -24,7 +24,7 @@ def catalogue(monkeypatch):
 
 
 def test_derived_tasks_pass_validation_with_probes(catalogue, tmp_path):
-    tasks = synthesize(SynthConfig(n=4, families=FAMILIES, personas=("alex",), scenarios=("month_end",), seed=2))
+    tasks = synthesize(SynthConfig(n=5, families=FAMILIES, personas=("alex",), scenarios=("month_end",), seed=2))
     assert sorted(t.meta.family for t in tasks) == sorted(FAMILIES)
     assert all(t.meta.capabilities and t.seed[t.apps[0]] for t in tasks)
     with EnvironmentManager(screenshots=ObjectStore(tmp_path / "shots")) as manager:
