@@ -9,6 +9,7 @@ from rich.console import Console
 
 from .dataset_columns import SplitOptions
 from .publish import PublishConfig, publish as run_publish
+from .publish_objects import publish_objects
 
 
 def publish(
@@ -19,6 +20,8 @@ def publish(
     dry_run: bool = typer.Option(False, "--dry-run", help="Export and compare with the Hub; write nothing there."),
     holdout_by: str = typer.Option("none", "--holdout-by", help="Held-out split by 'app', 'family' or 'none'."),
     holdout: list[str] = typer.Option([], "--holdout", help="Apps or families to hold out (default: ~20% by name hash)."),
+    to: str | None = typer.Option(None, "--to", help="Copy the dataset to object storage (s3://bucket/prefix, any fsspec URL "
+                                  "or a folder) under <org>--<name>/, instead of the Hub."),
 ) -> None:
     """Export RUN's tasks as a dataset and publish it: create the repo, commit what changed, tag the revision."""
     from pydantic import ValidationError
@@ -30,6 +33,12 @@ def publish(
                                split=SplitOptions(by=holdout_by, heldout=tuple(holdout)))
     except ValidationError as err:
         raise InputError(f"publish: {err.errors()[0]['loc'][-1]}: {err.errors()[0]['msg']}") from None
+    if to is not None:
+        if dry_run:
+            raise InputError("publish: --dry-run compares with the Hub; it does not combine with --to")
+        done = publish_objects(config, to)
+        Console().print(f"{config.repo}: {len(done.written)} files written to {done.url}, {len(done.deleted)} old data files removed")
+        return
     result = run_publish(config)
     console = Console()
     verb = "would upload" if result.dry_run else "uploaded"

@@ -61,6 +61,11 @@ class ObjectStore:
     def exists(self, key: str) -> bool:
         return self.fs.exists(self._path(key))
 
+    def delete(self, key: str) -> None:
+        """Remove the object under `key` (nothing when there is none)."""
+        if self.fs.exists(self._path(key)):
+            self.fs.rm(self._path(key))
+
     def keys(self, prefix: str = "") -> list[str]:
         """Every key below `prefix` (a folder-like key, or "" for all), sorted."""
         base = self._path(prefix).rstrip("/") if prefix else self.root
