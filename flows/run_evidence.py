@@ -53,11 +53,9 @@ def gather(run: Path) -> RunEvidence:
     attempts: dict[str, list[AttemptResult]] = {}
     for path in sorted((run / "rollouts").glob("*.jsonl")) if (run / "rollouts").is_dir() else ():
         attempts[path.stem] = [AttemptResult.model_validate_json(line) for line in path.read_text().splitlines() if line]
+    # demonstrations have one source each: the validation's golden run (actions), replaced by a successful
+    # golden rollout where there is one (the same actions, each with the observation it acted on)
     demos = {tid: [DemoStep(action=a) for a in r.golden_actions] for tid, r in validation.items() if r.accepted}
-    if (tasks / "demonstrations.jsonl").is_file():
-        for line in (tasks / "demonstrations.jsonl").read_text().splitlines():
-            d = json.loads(line)
-            demos.setdefault(d["task_id"], [DemoStep(action=a) for a in d["actions"]])
     demos.update(_observed_golden_runs(run / "rollouts" / "trajectories.db", attempts.get("golden", [])))
     too_easy = tuple(json.loads((tasks / "too_easy.json").read_text())) if (tasks / "too_easy.json").is_file() else ()
     return RunEvidence(validation=validation, attempts=attempts, demonstrations=demos, too_easy=too_easy)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from collections import Counter, defaultdict
 
@@ -65,9 +64,6 @@ def validation_flow(config: PipelineConfig) -> dict:
     ordered = [results[t.id] for t in tasks if t.id in results]
     accepted = [accepted_task(t, results[t.id]) for t in tasks if t.id in results and results[t.id].accepted]
     save_tasks(accepted, wd.path("tasks", "accepted.jsonl"))
-    # demonstrations: the golden run's actions, in the agent's own action language
-    wd.path("tasks", "demonstrations.jsonl").write_text(
-        "".join(json.dumps({"task_id": r.task_id, "actions": list(r.golden_actions)}) + "\n" for r in ordered if r.accepted))
     family = {t.id: t.meta.family for t in tasks}
     by_family: dict[str, Counter] = defaultdict(Counter)
     for r in ordered:
