@@ -37,6 +37,8 @@ class PipelineConfig(BaseModel):
     golden_sample: int | None = Field(default=16, ge=1, description="Roll the golden agent out on at most this many tasks "
                                       "(validation already ran it on every task); None for all.")
     max_steps: int = Field(default=15, ge=1, description="Step limit of a rollout attempt.")
+    screenshots: bool = Field(default=True, description="Keep every rollout observation's screenshot in the object store (replay in "
+                              "`gymfactory dashboard`); off saves time and disk.")
     easy_above: float = Field(default=0.5, ge=0, le=1, description="Drop tasks the random agent solves more often than this.")
     train: bool = Field(default=False, description="Run a short GRPO training stage and roll out the trained policy.")
     train_sft_epochs: int = Field(default=10, ge=0, description="SFT warm-up epochs of the training stage.")

@@ -25,7 +25,7 @@ from .workdir import Workdir
 
 @task(name="rollout-batch", cache_policy=NONE)
 def rollout_batch(tasks: list[Task], agent: str, attempts: int, max_steps: int, store_url: str, model: str | None,
-                  run: str) -> list[AttemptResult]:
+                  run: str, screenshots: bool = True) -> list[AttemptResult]:
     """Attempts of one agent at a batch of tasks, one browser slot at a time per attempt.
 
     Attempts are stored under `run`: a rerun keeps those already finished and redoes the ones an
@@ -40,7 +40,7 @@ def rollout_batch(tasks: list[Task], agent: str, attempts: int, max_steps: int, 
         for t in tasks:
             with browser_slot():
                 report = rollout([t], agent, attempts, 1, options=AgentOptions(model=model), max_steps=max_steps,
-                                 manager=current(), store=store, run=run)
+                                 manager=current(), store=store, run=run, screenshots=screenshots)
             out.extend(report.results)
         return out
     finally:
@@ -79,7 +79,7 @@ def rollouts_flow(config: PipelineConfig, tasks_file: str = "tasks/reviewed.json
             batches = [mine[i : i + config.batch] for i in range(0, len(mine), config.batch)]
             steps = max(config.max_steps, 60) if agent == "golden" else config.max_steps  # the oracle runs to its end
             run = f"{stage}-{agent}-{Workdir.fingerprint([inputs[0], config.attempts, steps, model])}"  # same work -> same run
-            futures = [rollout_batch.submit(b, agent, config.attempts, steps, store_url, model, run) for b in batches]
+            futures = [rollout_batch.submit(b, agent, config.attempts, steps, store_url, model, run, config.screenshots) for b in batches]
             results: list[AttemptResult] = []
             for f, b in zip(futures, batches):
                 results.extend(f.result())

@@ -233,6 +233,7 @@ class TrajectoryView:
         return {"attempt_id": attempt.id, "reference_id": ref.id if ref is not None and theirs else None,
                 "reference_agent": ref.agent if ref is not None and theirs else None,
                 "answer": mine.get("answer") if mine else None, "reference_answer": theirs.get("answer") if theirs else None,
+                "last_page": mine.get("last_page") if mine else None,
                 "changes": changes, "reference_changes": golden,
                 "diff": diff_changes(changes, golden) if changes is not None and golden is not None else None}
 

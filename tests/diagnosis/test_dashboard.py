@@ -66,6 +66,8 @@ def test_open_a_run_a_task_replay_and_compare(dashboard):
         page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=shot.element_handle())
         assert "Confirm transfer" in page.locator("#events").inner_text() or "stopped" in page.locator("#events").inner_text()
         assert "missing" in page.locator("#diff").inner_text()  # the golden confirmed, this attempt did not
+        page.locator("#last-page summary").click()
+        assert "Confirm transfer" in page.locator("#last-page").inner_text()  # it stopped on the review page
         prompt = page.locator("details.prompt").nth(2)
         prompt.locator("summary").click()
         page.wait_for_function("d => d.querySelector('pre').textContent.includes('Task:')", arg=prompt.element_handle())
