@@ -9,6 +9,7 @@ def deployable() -> list:
     from .loop import loop_flow
     from .regenerate import regenerate_flow
     from .pipeline import pipeline
+    from .publish import publish_flow
     from .report import report_flow
     from .review import review_flow
     from .rollouts import rollouts_flow
@@ -18,7 +19,7 @@ def deployable() -> list:
     from .worlds import worlds_flow
 
     return [pipeline, worlds_flow, synthesis_flow, validation_flow, review_flow, rollouts_flow, train_stage, dataset_flow, report_flow,
-            regenerate_flow, loop_flow]
+            regenerate_flow, loop_flow, publish_flow]
 
 
 __all__ = ["deployable"]

@@ -16,6 +16,7 @@ from prefect.deployments import run_deployment
 
 from flows import deployable
 from flows.cli import deployment_name
+from tests.support.local_hub import LocalHub
 
 ROOT = Path(__file__).resolve().parents[2]
 # one toy config for every deployment: two tasks, one validation run, the smallest training stage
@@ -42,10 +43,12 @@ def _start(name: str, config: dict) -> None:
 
 def test_every_served_deployment_completes(prefect_server, tmp_path):
     expected = {f"{f.name}/{deployment_name('test', f.name)}" for f in deployable()}
-    assert len(expected) == len(deployable()) == 1 + len(STAGES)  # distinct names, one per flow
-    assert {name for name, _ in STAGES} | {"pipeline"} == {f.name for f in deployable()}
+    assert len(expected) == len(deployable()) == 2 + len(STAGES)  # distinct names, one per flow
+    assert {name for name, _ in STAGES} | {"pipeline", "publish-dataset"} == {f.name for f in deployable()}
+    hub = LocalHub().__enter__()  # publish-dataset publishes to a loopback Hub
     env = {**os.environ, "PREFECT_API_URL": prefect_server, "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
-           "GYMFACTORY_HOME": str(tmp_path / "home")}
+           "GYMFACTORY_HOME": str(tmp_path / "home"), "HF_ENDPOINT": hub.url, "HF_TOKEN": "hf_local_test_token",
+           "HF_HUB_DISABLE_TELEMETRY": "1", "HF_HOME": str(tmp_path / "hf-home"), "HF_HUB_OFFLINE": "0"}
     log = open(tmp_path / "serve.log", "wb")
     proc = subprocess.Popen([sys.executable, "-m", "gymfactory.cli", "flows", "serve", "--name", "test"], cwd=ROOT, env=env,
                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
@@ -70,7 +73,12 @@ def test_every_served_deployment_completes(prefect_server, tmp_path):
             assert marker.is_file(), f"{flow} completed without writing {marker.name}"
         assert (out / "train" / "report.json").is_file()
         assert "train" in json.loads((out / "report.json").read_text())["stages"]
+
+        _start(f"publish-dataset/{deployment_name('test', 'publish-dataset')}", {"run": str(out), "repo": "gym-org/served"})
+        commits = hub.repos["dataset/gym-org/served"].commits
+        assert "README.md" in commits[-1].files and any(p.startswith("data/") for p in commits[-1].files)
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
         log.close()
+        hub.__exit__(None, None, None)
