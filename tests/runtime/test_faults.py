@@ -16,14 +16,18 @@ from runtime.store import StepRecord, TrajectoryStore
 from tests.runtime.notes_tasks import NOTES, chromium_pids, create_note_task, solve_create
 
 
-@pytest.fixture(scope="module", params=["local", "docker"])
-def manager(request, tmp_path_factory):
-    """The same faults on each backend: a killed app server is a killed process, or a killed container."""
-    backend = None  # the embedded default
-    if request.param == "docker":
-        from runtime.backends.docker import DockerBackend
+@pytest.fixture(scope="module")
+def manager(tmp_path_factory):
+    with EnvironmentManager(screenshots=ObjectStore(tmp_path_factory.mktemp("shots"))) as m:
+        yield m
 
-        backend = DockerBackend(docker_host=request.getfixturevalue("dockerd").url)
+
+@pytest.fixture(scope="module")
+def docker_manager(dockerd, tmp_path_factory):
+    """The docker backend (app servers in containers of the session's dockerd): a killed server is a killed container."""
+    from runtime.backends.docker import DockerBackend
+
+    backend = DockerBackend(docker_host=dockerd.url)
     with EnvironmentManager(backend=backend, screenshots=ObjectStore(tmp_path_factory.mktemp("shots"))) as m:
         yield m
 
@@ -74,7 +78,9 @@ def _assert_recorded(store, attempt, error_part):
     assert store.steps(attempt)[2].action.startswith("fill(4")
 
 
-def test_app_server_killed_mid_attempt(manager, store):
+@pytest.mark.parametrize("backend", ["local", "docker"])  # the browser is this host's on both: its faults run on local only
+def test_app_server_killed_mid_attempt(backend, request, store):
+    manager = request.getfixturevalue("manager" if backend == "local" else "docker_manager")
     restarts = manager.backend.restarts
     attempt, outcome = _faulty_attempt(manager, store, "Kill", lambda s: manager.backend.server(NOTES).kill())
     assert outcome.status == "env_error" and "unreachable" in outcome.error
