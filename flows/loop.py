@@ -59,7 +59,7 @@ def _validated(tasks: list[Task], config: LoopConfig) -> list[Task]:
 
 def _roll(tasks: list[Task], config: LoopConfig, store: TrajectoryStore, run: str) -> None:
     rollout(tasks, config.agent, config.attempts, config.concurrency, options=AgentOptions(), max_steps=config.max_steps,
-            manager=current(), store=store, run=run, screenshots=False)
+            manager=current(), store=store, run=run, screenshots=config.screenshots)
 
 
 @flow(name="loop", log_prints=True, task_runner=ThreadPoolTaskRunner(max_workers=16))
