@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import tempfile
 import threading
@@ -51,6 +52,12 @@ def _timed(fn, n: int) -> list[float]:
 
 def _throughput(manager: EnvironmentManager, task: Task, sessions: int, steps: int, screenshots: bool) -> float:
     """Aggregate steps per second of `sessions` concurrent sessions, each taking `steps` navigating clicks."""
+    total, began, ended = drive_sessions(manager, task, sessions, steps, screenshots)
+    return total / (ended - began)
+
+
+def drive_sessions(manager: EnvironmentManager, task: Task, sessions: int, steps: int, screenshots: bool) -> tuple[int, float, float]:
+    """`sessions` concurrent sessions, reset (untimed), then `steps` navigating steps each: (steps, start, end), wall-clock time."""
     opened = [manager.request(SessionSpec.for_task(task, screenshots=screenshots), Lease(seconds=600)) for _ in range(sessions)]
     ready = threading.Barrier(sessions + 1)
     errors: list[BaseException] = []
@@ -73,14 +80,14 @@ def _throughput(manager: EnvironmentManager, task: Task, sessions: int, steps: i
         ready.wait()
     except threading.BrokenBarrierError:
         pass
-    began = time.perf_counter()
+    began = time.time()  # wall clock: windows of workers in other processes are compared
     [t.join() for t in threads]
-    wall = time.perf_counter() - began
+    ended = time.time()
     for session in opened:
         session.close()
     if errors:
         raise errors[0]
-    return sessions * steps / wall
+    return sessions * steps, began, ended
 
 
 def _prefill(manager: EnvironmentManager, task: Task, episode_steps: int) -> dict | None:
@@ -117,7 +124,13 @@ def main(
     app: Annotated[str, typer.Option(help="App name or package folder; default: the notes fixture app.")] = NOTES_FIXTURE,
     form_factor: Annotated[str, typer.Option(help="desktop or mobile.")] = "desktop",
     out: Annotated[Path | None, typer.Option(help="Write the numbers as JSON here.")] = None,
+    runner: Annotated[str, typer.Option(help="'local', or 'ray': also steps/s of Ray environment workers side by side.")] = "local",
+    ray_address: Annotated[str | None, typer.Option(help="With --runner ray: a cluster's HOST:PORT; default: a loopback cluster of its own.")] = None,
+    ray_workers: Annotated[str, typer.Option(help="With --runner ray: comma-separated worker counts (one per node).")] = "1,2",
+    ray_sessions: Annotated[str, typer.Option(help="With --runner ray: comma-separated sessions per worker.")] = "1,4",
 ) -> None:
+    if runner not in ("local", "ray"):
+        raise typer.BadParameter(f"--runner {runner}: 'local' or 'ray'")
     console = Console()
     task = bench_task(app, form_factor)
     levels = [int(c) for c in concurrency.split(",") if c.strip()]
@@ -134,6 +147,12 @@ def main(
         session.close()
         throughput = {c: round(_throughput(manager, task, c, steps_per_session, True), 1) for c in levels}
         prefill = _prefill(manager, task, episode_steps)
+    on_ray = None
+    if runner == "ray":  # after the local manager closed: its browser and servers no longer share the cores
+        from bench.runtime_ray import ray_throughput
+
+        on_ray = ray_throughput(task, ray_address, [int(w) for w in ray_workers.split(",")],
+                                [int(s) for s in ray_sessions.split(",")], steps_per_session)
     result = {
         "app": app.rsplit("/", 1)[-1],
         "form_factor": form_factor,
@@ -143,6 +162,7 @@ def main(
         "step_scroll_p50_ms": _ms(fill_s, 0.5), "step_scroll_p99_ms": _ms(fill_s, 0.99),
         "steps_per_s": throughput,
         "prefill": prefill,
+        "ray": on_ray,
     }
     table = Table(title="gymfactory runtime")
     for col in ("measure", "value", "target"):
@@ -157,6 +177,39 @@ def main(
             table.add_row(f"prefill {label} ({episode_steps} steps) window / last-k", f"{row['window']} / {row['last_k']} ({row['ratio']}x)", f">= {PREFILL_TARGET_RATIO:g}x")
     else:
         table.add_row("prefill window vs last-k", "runtime.harness not available", "")
+    if on_ray:
+        for key, rate in on_ray["steps_per_s"].items():
+            n, per = key.split("x")
+            table.add_row(f"Ray steps/s, {n} worker{'s' if n != '1' else ''} x {per} sessions", f"{rate}  (per worker {on_ray['per_worker'][key]})", "")
     console.print(table)
+    if on_ray:
+        console.print(ray_note(on_ray))
     if out:
         out.write_text(json.dumps(result, indent=2))
+
+
+def ray_note(on_ray: dict) -> str:
+    """The closing note: what 2 workers add over 1, and what limits them (the CPU split of the widest run)."""
+    rates = on_ray["steps_per_s"]
+    widest = max(rates, key=lambda k: tuple(map(int, k.split("x"))))
+    n, per = widest.split("x")
+    one = rates.get(f"1x{per}")
+    lines = [f"Ray: {n} workers x {per} sessions give {rates[widest]} steps/s"
+             + (f", 1 worker {one} ({rates[widest] / one:.2f}x)" if one and n != "1" else "") + "."]
+    share = on_ray.get("cpu_share_widest")
+    if share:
+        cores, ours, machine = os.cpu_count() or 1, on_ray["cpu_busy_widest"], on_ray["machine_busy_widest"]
+        split = ", ".join(f"{k} {100 * v:.0f}%" for k, v in share.items() if v >= 0.01)
+        mem = ", ".join(f"{k} {v}" for k, v in on_ray["rss_mib_widest"].items() if v >= 10)
+        before, after = on_ray["load_average_1m"]
+        lines.append(f"While they ran, the {cores} cores were {100 * machine:.0f}% busy: {100 * ours:.0f}% with this bench's "
+                     f"processes ({split}), the rest other work (load average {before} -> {after}); resident MiB: {mem}.")
+        if machine >= 0.85:
+            lines.append(f"The cores are the limit, not Ray: every node here shares the same {cores} cores, so a second worker "
+                         "adds a second browser and set of app servers competing for them, and Ray's own processes take "
+                         f"{100 * share.get('ray system (gcs, raylets, agents)', 0):.0f}%; on separate machines (docs/scale.md) "
+                         "each worker brings its own cores.")
+        else:
+            lines.append("The cores were not saturated: the limit is the latency of each step (page loads, screenshots) "
+                         "times the sessions per worker; more sessions per worker raise the rate until the cores are busy.")
+    return " ".join(lines)

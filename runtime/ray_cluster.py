@@ -61,18 +61,24 @@ class _Node:
                 raise RayClusterError(f"ray node {self.name} did not start in time:\n{self.output()}")
             time.sleep(0.2)
 
-    def kill(self, sig: int = signal.SIGKILL) -> None:
-        """End the node's process group (ray start, raylet, its workers); SIGTERM drains, SIGKILL does not."""
-        if self.proc.poll() is None:
-            try:
-                os.killpg(self.proc.pid, sig)
-            except ProcessLookupError:
-                pass
+    def kill(self, sig: int = signal.SIGKILL, grace_s: float = 5.0) -> None:
+        """End the node's process group (ray start, raylet, ...; its workers die with the raylet).
+
+        SIGTERM lets Ray drain for up to `grace_s` (it would wait 30 s), then SIGKILL ends what is left.
+        """
         try:
-            self.proc.wait(timeout=60)
+            os.killpg(self.proc.pid, sig)
+        except ProcessLookupError:
+            pass
+        try:
+            self.proc.wait(timeout=grace_s)
         except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
+            pass
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)  # what outlived `ray start` in its group (a raylet, a monitor)
+        except ProcessLookupError:
+            pass
+        self.proc.wait()
 
     def remove(self) -> None:
         shutil.rmtree(self.temp, ignore_errors=True)

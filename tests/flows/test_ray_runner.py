@@ -2,12 +2,14 @@
 process with its own temp dir, one environment worker (app servers, Chromium) on each.
 
 The validation stage run on it gives exactly the verdicts of the local runner (planted bad verifiers
-included); a worker node killed mid-rollouts loses nothing: its attempts are set aside as env_error and
-redone on the other worker, each attempt counted once, and nothing the dead worker started is left running.
+included); `gymfactory bench runtime --runner ray` measures 1 and 2 workers; a worker node killed
+mid-rollouts loses nothing: its attempts are set aside as env_error and redone on the other worker,
+each attempt counted once, and nothing the dead worker started is left running.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
@@ -16,6 +18,7 @@ from pathlib import Path
 
 import psutil
 import pytest
+from typer.testing import CliRunner
 
 from contracts.taskfiles import load_tasks, save_tasks
 from factory.tasks.synthesize import Author, SynthConfig, synthesize
@@ -25,6 +28,7 @@ from flows.config import PipelineConfig
 from flows.rollouts import rollouts_flow
 from flows.runners import ray_pool
 from flows.validation import validation_flow
+from gymfactory.cli import build
 from runtime.ray_cluster import LocalRayCluster
 
 FAMILIES = ("drive.rename_document", "mail.star_invoice_email", "calendar.rsvp_yes")
@@ -62,6 +66,19 @@ def test_ray_validation_gives_exactly_the_local_verdicts(prefect_server, cluster
     assert {ray_verdicts[p.task.id]["reason"] for p in plants} == {p.expected for p in plants}
     assert ray["ray"]["workers"] == 2 and len(ray["ray"]["done"]) == 2  # both nodes validated some
     assert sum(ray["ray"]["done"].values()) == len(tasks) and ray["ray"]["lost"] == 0
+
+
+def test_bench_runtime_on_ray_at_toy_scale(cluster, tmp_path, monkeypatch):
+    monkeypatch.setenv("GYMFACTORY_HOME", str(tmp_path / "home"))
+    out = tmp_path / "bench.json"
+    args = ["bench", "runtime", "--resets", "2", "--steps", "2", "--concurrency", "1", "--steps-per-session", "3",
+            "--episode-steps", "2", "--runner", "ray", "--ray-address", cluster.address, "--ray-sessions", "1", "--out", str(out)]
+    result = CliRunner().invoke(build(), args)
+    assert result.exit_code == 0, result.output
+    on_ray = json.loads(out.read_text())["ray"]
+    assert set(on_ray["steps_per_s"]) == {"1x1", "2x1"} and all(v > 0 for v in on_ray["steps_per_s"].values())
+    assert len(on_ray["per_worker"]["2x1"]) == 2
+    assert "Ray: 2 workers x 1 sessions give" in result.output
 
 
 def _rows(db: Path) -> list[tuple]:
