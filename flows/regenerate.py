@@ -3,7 +3,7 @@
 `gymfactory regenerate --from RUN` and the `regenerate` deployment read the same config. The new
 version lives in `RUN/regenerated/v<k>/`: `profile.json` (the weakness profile), `tasks.jsonl` (the
 accepted targeted tasks), `validation.jsonl`, `lineage.json` (parent run, agent, profile, plan) and
-`dataset/` in the Hub layout.
+`dataset/` in the Hub layout, which carries `lineage.json` and `profile.json` too.
 """
 
 from __future__ import annotations
@@ -76,6 +76,8 @@ def regenerate_version(store: Path, agent: str, runs: tuple[str, ...] | None, ta
                "targeted_share": share, "created": time.time()}
     (folder / "lineage.json").write_text(json.dumps(lineage, indent=1))
     export(accepted, folder / "dataset", options=ExportOptions(reproduce=f"gymfactory regenerate --from {parent}"))
+    for name in ("lineage.json", "profile.json"):  # the version carries its parent run and profile wherever it is published
+        (folder / "dataset" / name).write_text((folder / name).read_text())
     caps = Counter(c for t in accepted for c in t.meta.capabilities)
     return {"agent": agent, "top": top, "focus": chosen.focus, "synthesized": len(tasks), "accepted": len(accepted),
             "targeted_share": share, "capabilities": dict(caps), "path": str(folder), "profile": _profile_rows(profile)}

@@ -32,6 +32,8 @@ def test_three_rounds_target_the_weak_capability(prefect_server, tmp_path):
         assert tasks and abs(sum("confirm" in t.meta.capabilities for t in tasks) / len(tasks) - shares[r - 1]) < 1e-3
         lineage = json.loads((tmp_path / "run" / "loop" / f"round-{r}" / "lineage.json").read_text())
         assert lineage["parent_run"] == str(tmp_path / "run") and lineage["top_capabilities"][0] == "confirm"
+        dataset = tmp_path / "run" / "loop" / f"round-{r}" / "dataset"
+        assert json.loads((dataset / "lineage.json").read_text()) == lineage and list((dataset / "data").glob("train-*.parquet"))
         targeted = [t for t in tasks if t.meta.provenance == "regenerated:targeted"]
         assert targeted and all(t.meta.parents for t in targeted)  # variants of the failed tasks
     report = json.loads((tmp_path / "run" / "loop" / "report.json").read_text())
