@@ -34,4 +34,4 @@ def test_every_deployable_flow_loads_from_its_file_by_path():
               "for e in sys.argv[1:]:\n    print(e, load_flow_from_entrypoint(e).name)\n")
     done = subprocess.run([sys.executable, "-c", script, *entrypoints], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert len(done.stdout.splitlines()) == len(entrypoints) == 11
+    assert len(done.stdout.splitlines()) == len(entrypoints) == 12
