@@ -9,6 +9,7 @@ per change of the code or the environment and reused after.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.metadata as md
 import json
@@ -86,8 +87,12 @@ def _closure(names: tuple[str, ...]) -> list[md.Distribution]:
     return list(seen.values())
 
 
+@functools.lru_cache(maxsize=1)
 def _imported() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(distributions, project packages) the kit server and the shipped apps import, seen in a fresh interpreter."""
+    """(distributions, project packages) the kit server and the shipped apps import, seen in a fresh interpreter.
+
+    Seen once per process (a few seconds): an import added to the kit meanwhile reaches the image in the next process.
+    """
     root = _project_root()
     done = subprocess.run([sys.executable, "-c", _TRACE, str(root)], capture_output=True, text=True, cwd=root, timeout=120)
     if done.returncode != 0:
@@ -97,7 +102,9 @@ def _imported() -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(d for d in seen["distributions"] if d != "gymfactory"), packages
 
 
-def _stdlib(prefix: Path) -> list[Path]:
+@functools.lru_cache(maxsize=1)
+def _stdlib(prefix: Path) -> tuple[Path, ...]:
+    """The standard library's files, less tests, GUI and packaging tools (listed once per process)."""
     stdlib = Path(sysconfig.get_paths()["stdlib"])
     tag = sys.implementation.cache_tag
     files = []
@@ -110,11 +117,12 @@ def _stdlib(prefix: Path) -> list[Path]:
         if path.suffix == ".pyc" and not path.name.endswith(f".{tag}.pyc"):
             continue  # optimised copies (.opt-1/.opt-2) are never loaded here
         files.append(path)
-    return files
+    return tuple(files)
 
 
-def _shared_libraries(objects: list[Path]) -> set[Path]:
-    """Every shared library the interpreter and these extension modules link, as `ldd` resolves them."""
+@functools.lru_cache(maxsize=4)
+def _shared_libraries(objects: tuple[Path, ...]) -> frozenset[Path]:
+    """Every shared library the interpreter and these extension modules link, as `ldd` resolves them (once per set)."""
     libs: set[Path] = set()
     for chunk in range(0, len(objects), 200):
         done = subprocess.run(["ldd", *map(str, objects[chunk:chunk + 200])], capture_output=True, text=True)
@@ -122,7 +130,21 @@ def _shared_libraries(objects: list[Path]) -> set[Path]:
             match = re.search(r"(/\S+\.so[\w.]*) \(0x", line)
             if match:
                 libs.add(Path(match.group(1)))
-    return libs
+    return frozenset(libs)
+
+
+@functools.lru_cache(maxsize=1)
+def _site_files(names: tuple[str, ...]) -> dict[str, Path]:
+    """Path in the image -> file here, for every file of these distributions and their requirements (once per process)."""
+    files = {}
+    for dist in _closure(names):
+        for rel in dist.files or []:
+            if ".." in rel.parts or rel.suffix == ".pyc" and "__pycache__" not in rel.parts:
+                continue
+            src = Path(dist.locate_file(rel))
+            if src.is_file():
+                files[f"{SITE}/{rel.as_posix()}"] = src
+    return files
 
 
 def image_files() -> dict[str, Path]:
@@ -136,13 +158,7 @@ def image_files() -> dict[str, Path]:
     for path in _stdlib(prefix):
         files[str(path)] = path
     distributions, packages = _imported()
-    for dist in _closure(ROOT_DISTRIBUTIONS + distributions):
-        for rel in dist.files or []:
-            if ".." in rel.parts or rel.suffix == ".pyc" and "__pycache__" not in rel.parts:
-                continue
-            src = Path(dist.locate_file(rel))
-            if src.is_file():
-                files[f"{SITE}/{rel.as_posix()}"] = src
+    files.update(_site_files(ROOT_DISTRIBUTIONS + distributions))
     root = _project_root()
     for package in (root / name for name in packages):  # only what a server imports: other edits keep the image
         for path in package.rglob("*"):
@@ -150,7 +166,7 @@ def image_files() -> dict[str, Path]:
                 continue  # an app's own tests never run in its server
             if path.is_file() and ("__pycache__" not in path.parts or path.name.endswith(f".{sys.implementation.cache_tag}.pyc")):
                 files[f"{PROJECT}/{path.relative_to(root).as_posix()}"] = path  # a stale .pyc is only ignored by Python
-    objects = [python, *(p for p in files.values() if p.suffix == ".so" or ".so." in p.name)]
+    objects = tuple(sorted({python, *(p for p in files.values() if p.suffix == ".so" or ".so." in p.name)}))
     for lib in _shared_libraries(objects):
         real = lib.resolve()
         files[str(lib)] = real

@@ -72,8 +72,9 @@ class PostgresServer:
 
     def _start(self, timeout: float) -> "PostgresServer":
         began = time.monotonic()
-        self.root = Path(tempfile.mkdtemp(prefix="gym-pg-"))
-        if os.geteuid() == 0:  # the server refuses root: run it as Debian's postgres user
+        as_root = os.geteuid() == 0
+        self.root = Path(tempfile.mkdtemp(prefix="gym-pg-", dir="/tmp" if as_root else None))  # /tmp: postgres can reach it
+        if as_root:  # the server refuses root: run it as Debian's postgres user
             owner = pwd.getpwnam("postgres")
             os.chown(self.root, owner.pw_uid, owner.pw_gid)
             self._as = ["runuser", "-u", "postgres", "--"]
