@@ -73,6 +73,10 @@ def test_random_agent_almost_never_succeeds(tmp_path):
     assert sum(o.success for o in outcomes) <= 1, outcomes
     steps = store.steps(store.attempts()[0].id)
     assert 1 <= len(steps) <= 6 and all(s.raw_output == s.action for s in steps)
+    # a text-only agent's rollout still keeps every screenshot and its final state, for replay; and says where they went
+    assert all(s.screenshot and (tmp_path / "objects" / s.screenshot).is_file() for s in steps)
+    assert (tmp_path / "objects" / store.attempts()[0].info["final"]).is_file()
+    assert f"in {store.url}" in result.output and str(tmp_path / "objects") in result.output and "gymfactory dashboard" in result.output
 
 
 def _scripted_pin(request: Request) -> str:
