@@ -156,5 +156,11 @@ class AppParts(Mapping[str, T]):
     def __iter__(self) -> Iterator[str]:
         return iter([app for app, ref in sorted(available().items()) if self._get(app, ref) is not None])
 
+    def items(self) -> list[tuple[str, T]]:  # one discovery for all apps (Mapping's default discovers once per app)
+        return [(app, value) for app, ref in sorted(available().items()) if (value := self._get(app, ref)) is not None]
+
+    def values(self) -> list[T]:
+        return [value for _, value in self.items()]
+
     def __len__(self) -> int:
         return sum(1 for _ in self)

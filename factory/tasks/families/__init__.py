@@ -41,6 +41,12 @@ class _Families(Mapping[str, Family]):
     def __len__(self) -> int:
         return len(self._all())
 
+    def items(self):  # one discovery for every family (Mapping's default rebuilds the whole map per family)
+        return self._all().items()
+
+    def values(self):
+        return self._all().values()
+
 
 FAMILIES: Mapping[str, Family] = _Families()
 
