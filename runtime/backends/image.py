@@ -35,10 +35,13 @@ ROOT_DISTRIBUTIONS = ("fastapi", "uvicorn", "sqlmodel", "Jinja2", "httpx", "pyth
 _TRACE = """
 import importlib.metadata as md, json, sys
 import mocked_apps.kit.__main__, mocked_apps.kit.server, uvicorn.main
-from mocked_apps.kit.package import load_package
+from mocked_apps.kit.package import AppPackageError, load_package
 from mocked_apps.registry import SHIPPED
 for ref in SHIPPED.values():
-    load_package(ref)
+    try:
+        load_package(ref)
+    except (AppPackageError, ImportError):
+        pass  # a broken app fails at its own server's start, with its own reason; the others still need an image
 found, root = md.packages_distributions(), sys.argv[1]
 tops = {m.split(".")[0] for m in list(sys.modules)}
 print(json.dumps({"distributions": sorted({d for t in tops for d in found.get(t, [])}),
