@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from contracts.errors import InputError
 
 from .app_versions import AppVersion, app_version
-from .tasks.schema import Task
+from contracts.task import Task
 
 FORMAT = "gymfactory-bundle/1"
 
