@@ -21,9 +21,9 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from contracts.errors import InputError
+from contracts.task import Task
 
 from .app_versions import AppVersion, app_version
-from contracts.task import Task
 
 FORMAT = "gymfactory-bundle/1"
 
