@@ -33,6 +33,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from contracts.task import Footprint, Task
 from factory.verifiers.footprint import record
 from factory.verifiers.probes import ProbeReason, check_probes
+from runtime.agents.golden import GoldenTooLong, play
+from runtime.golden import GoldenFailed
 from runtime.sandbox import SandboxError, VerifierRun, run_verifier
 from contracts.scoring import Final, Score, VerdictError, score_final
 
@@ -265,27 +267,20 @@ class _Check:
             raise _Reject("bad_output", f"{phase}: {err}") from err
 
     def _golden(self, session: "Session", run: int, obs: "Observation") -> list[str]:
-        from runtime.golden import GoldenFailed, GoldenRunner
+        """The golden run, by the golden agent through the session's `step` (`runtime.agents.golden.play`)."""
         from runtime.manager import EnvError
 
-        runner = GoldenRunner(self.task.golden, apps=self.task.apps, timeout_s=self.config.golden_timeout_s)
         actions: list[str] = []
         try:
-            while not obs.done:
-                action = runner.next_action(obs)
-                if action is None:
-                    break
-                if len(actions) >= self.config.max_golden_steps:
-                    raise _Reject("golden_fails", f"the golden code took more than {self.config.max_golden_steps} actions")
-                actions.append(action)
-                obs = session.step(action, action_id=f"validate-{run}-{len(actions)}")
+            play(session, self.task, obs, timeout_s=self.config.golden_timeout_s, max_steps=self.config.max_golden_steps,
+                 action_id=lambda i: f"validate-{run}-{i}", actions=actions)
+        except GoldenTooLong as err:
+            raise _Reject("golden_fails", str(err)) from err
         except GoldenFailed as err:
             if isinstance(err.__cause__, (EnvError, SandboxError)):
                 raise err.__cause__  # the environment failed under the golden code: env_error, not a verdict
             reason: ReasonCode = "golden_forbidden" if err.kind == "forbidden" else "golden_fails"
             raise _Reject(reason, f"{err} (after actions {actions})") from err
-        finally:
-            runner.close()
         return actions
 
 

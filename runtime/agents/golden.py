@@ -1,12 +1,29 @@
-"""`golden`: replays the task's golden code (the oracle), one agent action per step."""
+"""`golden`: replays the task's golden code (the oracle), one agent action per step.
+
+The golden agent is the one driver of golden code. In rollouts it runs inside the shared agent loop
+(`runtime.rollout.run_attempt`, which records a demonstration); validation, which needs no prompts
+and no trajectory, drives the same agent with `play` through the session's public `step`.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from contracts.task import Task
 from runtime.agents.base import AgentFailed, AgentOptions
 from runtime.golden import GoldenFailed, GoldenRunner
 from runtime.harness import Prompt
 from runtime.observation import Observation
+
+if TYPE_CHECKING:
+    from runtime.session import Session
+
+__all__ = ["GoldenAgent", "GoldenTooLong", "play"]
+
+
+class GoldenTooLong(RuntimeError):
+    """The golden code asked for more actions than allowed."""
 
 
 class GoldenAgent:
@@ -24,11 +41,15 @@ class GoldenAgent:
         self.close()
         self._runner = GoldenRunner(task.golden, apps=task.apps, timeout_s=self.options.golden_timeout_s)
 
-    def act(self, prompt: Prompt, observation: Observation) -> str | None:
+    def next_action(self, observation: Observation) -> str | None:
+        """The golden code's next action on this observation, None when it has returned; GoldenFailed when it failed."""
         if self._runner is None:
-            raise RuntimeError("GoldenAgent.act before reset")
+            raise RuntimeError("GoldenAgent.next_action before reset")
+        return self._runner.next_action(observation)
+
+    def act(self, prompt: Prompt, observation: Observation) -> str | None:
         try:
-            return self._runner.next_action(observation)
+            return self.next_action(observation)
         except GoldenFailed as err:
             raise AgentFailed(str(err)) from err
 
@@ -36,3 +57,27 @@ class GoldenAgent:
         if self._runner is not None:
             self._runner.close()
             self._runner = None
+
+
+def play(session: "Session", task: Task, observation: Observation, *, timeout_s: float, max_steps: int,
+         action_id: Callable[[int], str | None] = lambda _i: None, actions: list[str] | None = None) -> list[str]:
+    """Drive `task`'s golden code through `session.step` from `observation` until it returns or the episode ends.
+
+    Returns the actions taken (also appended to `actions` as they happen, so a caller still has them
+    when GoldenFailed or GoldenTooLong is raised). `action_id(i)` names the i-th step (idempotent retries).
+    """
+    taken = actions if actions is not None else []
+    agent = GoldenAgent(AgentOptions(golden_timeout_s=timeout_s))
+    agent.reset(task)
+    try:
+        while not observation.done:
+            action = agent.next_action(observation)
+            if action is None:
+                break
+            if len(taken) >= max_steps:
+                raise GoldenTooLong(f"the golden code took more than {max_steps} actions")
+            taken.append(action)
+            observation = session.step(action, action_id=action_id(len(taken)))
+    finally:
+        agent.close()
+    return taken

@@ -149,3 +149,10 @@ def test_a_task_the_environment_cannot_set_up_is_invalid(manager):
     result = validate_task(task, manager, FAST)
     assert (result.accepted, result.reason) == (False, "invalid_task"), result.detail
     assert "seed" in result.detail
+
+
+def test_golden_code_that_takes_too_many_actions_is_rejected(manager):
+    """The golden agent drives the golden run (`runtime.agents.golden.play`); its step limit is a verdict."""
+    result = validate_task(_task(), manager, FAST.model_copy(update={"max_golden_steps": 1}))
+    assert (result.reason, result.accepted) == ("golden_fails", False)
+    assert "more than 1 actions" in result.detail
