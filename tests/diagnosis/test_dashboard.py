@@ -98,3 +98,32 @@ def test_diagnosis_endpoints(dashboard):
         prompt = client.get(f"/api/attempts/{failed['id']}/steps/1/prompt").json()["prompt"]
         assert "## Step 1" in prompt and "Task:" in prompt
         assert client.get("/api/attempts/999999").status_code == 404
+
+
+def test_the_dashboard_command_serves_a_store(planted, tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    path, _ = planted
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    proc = subprocess.Popen([sys.executable, "-m", "gymfactory.cli", "dashboard", "--store", str(path), "--port", str(port)],
+                            env={**os.environ, "GYMFACTORY_HOME": str(tmp_path / "home")}, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline, runs = time.monotonic() + 60, None
+        while time.monotonic() < deadline and runs is None:
+            assert proc.poll() is None, proc.stdout.read().decode()
+            try:
+                runs = httpx.get(f"http://127.0.0.1:{port}/api/runs", timeout=2).json()
+            except httpx.TransportError:
+                time.sleep(0.3)
+        assert runs and {r["run"] for r in runs} >= {"planted-golden", "planted-flawed-search"}
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        out = proc.communicate(timeout=20)[0].decode()
+    assert f"dashboard over sqlite:///{path}" in out and f"http://127.0.0.1:{port}/" in out
