@@ -3,7 +3,6 @@ theme, sample data) that the kit compiles into a running app. Saved as YAML; thi
 
 from __future__ import annotations
 
-import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -234,7 +233,6 @@ def _fields_keyed(body: dict) -> dict:
     return body
 
 
-_IDENT = re.compile(r"[a-z_][a-z0-9_]*")
 
 __all__ = ["AppSpec", "Archetype", "EntitySpec", "FieldSpec", "FieldType", "PageSpec", "SpecError", "ThemeSpec",
            "TransitionSpec", "page_path", "page_title"]

@@ -17,7 +17,7 @@ from faker import Faker
 
 from .model import AppSpec, EntitySpec, FieldSpec
 
-_FAKER: dict[str, Callable[[Faker], Any]] = {
+FAKER_SAMPLES: dict[str, Callable[[Faker], Any]] = {
     "name": lambda f: f.name(), "first_name": lambda f: f.first_name(), "last_name": lambda f: f.last_name(),
     "company": lambda f: f.company(), "city": lambda f: f.city(), "street": lambda f: f.street_address(),
     "address": lambda f: f"{f.street_address()}, {f.city()}", "country": lambda f: f.country(),
@@ -30,7 +30,7 @@ _FAKER: dict[str, Callable[[Faker], Any]] = {
 }
 """Faker generators a spec may name in `sample:` (a fixed list: specs never name arbitrary methods)."""
 
-_DEFAULTS = {"phone": "phone", "email": "email", "address": "address", "text": "words", "longtext": "paragraph"}
+DEFAULT_SAMPLES = {"phone": "phone", "email": "email", "address": "address", "text": "words", "longtext": "paragraph"}
 
 
 _FAKE_LOCK = threading.Lock()
@@ -154,10 +154,10 @@ def _value(f: FieldSpec, rng: random.Random, fake: Faker, clock: datetime, count
         if f.type == "date":
             return day.isoformat()
         return datetime.combine(day, time(rng.randint(8, 17), rng.choice([0, 15, 30, 45]))).isoformat()
-    name = rule if isinstance(rule, str) else _DEFAULTS.get(f.type, "words")
-    if name not in _FAKER:
-        raise SampleError(f"field {f.name}: unknown sample {name!r}; known: {', '.join(sorted(_FAKER))}")
-    return _FAKER[name](fake)
+    name = rule if isinstance(rule, str) else DEFAULT_SAMPLES.get(f.type, "words")
+    if name not in FAKER_SAMPLES:
+        raise SampleError(f"field {f.name}: unknown sample {name!r}; known: {', '.join(sorted(FAKER_SAMPLES))}")
+    return FAKER_SAMPLES[name](fake)
 
 
-__all__ = ["SampleError", "sample_seed"]
+__all__ = ["DEFAULT_SAMPLES", "FAKER_SAMPLES", "SampleError", "sample_seed"]

@@ -14,7 +14,7 @@ from contracts.task import Criterion
 from contracts.world import World
 
 from ..model import AppSpec, EntitySpec
-from ..sample import _FAKER, _DEFAULTS
+from ..sample import DEFAULT_SAMPLES, FAKER_SAMPLES
 from .common import choose_input, fill_step, rows_of, said, same, table_page
 
 
@@ -22,9 +22,9 @@ def _title_value(e: EntitySpec, rng: random.Random, taken: set[str]) -> str:
     f = e.field(e.title)
     fake = Faker("en_US")
     fake.seed_instance(rng.randint(0, 2**31))
-    name = f.sample if isinstance(f.sample, str) and f.sample in _FAKER else _DEFAULTS.get(f.type, "words")
+    name = f.sample if isinstance(f.sample, str) and f.sample in FAKER_SAMPLES else DEFAULT_SAMPLES.get(f.type, "words")
     for _ in range(30):
-        value = str(_FAKER[name](fake)) if not isinstance(f.sample, list) else f"{rng.choice(f.sample)} {rng.randint(2, 99)}"
+        value = str(FAKER_SAMPLES[name](fake)) if not isinstance(f.sample, list) else f"{rng.choice(f.sample)} {rng.randint(2, 99)}"
         if value not in taken:
             return value
     return f"{value} {rng.randint(100, 999)}"
