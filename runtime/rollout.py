@@ -129,10 +129,11 @@ def run_attempt(
     scored attempt's final state is kept in the object store under `info["final"]`, so diagnosis
     can diff it against the golden's.
     """
-    info = {**attempt_info(task, session.manager.screenshots.url), "max_steps": max_steps, **(info or {})}
+    objects = session.screenshots
+    info = {**attempt_info(task, objects.url if objects is not None else None), "max_steps": max_steps, **(info or {})}
     attempt_id = store.start_attempt(task.id, agent.name, agent.model, info=info)
     if images is None and agent.vision:
-        images = session.manager.screenshots
+        images = objects
     harness = Harness(task.instruction, task.form_factor, vision=agent.vision, images=images)
     timings = {"reset": 0.0, "agent": 0.0, "env": 0.0, "evaluate": 0.0}
     started = time.monotonic()
@@ -193,7 +194,7 @@ def run_attempt(
     )
 
 
-def attempt_info(task: Task, objects_url: str) -> dict:
+def attempt_info(task: Task, objects_url: str | None) -> dict:
     """What an attempt row carries about its task: the card the dashboard and diagnosis group by, and where its
     screenshots and final state live (the object store's URL and the final state's key)."""
     return {
@@ -208,12 +209,15 @@ def attempt_info(task: Task, objects_url: str) -> dict:
 def _keep_final(session: Session, key: str, last: Observation) -> None:
     """The attempt's final state dumps, answer and the page it ended on (which no step records: steps keep the page
     each action was taken on) as JSON in the object store; an env fault here loses only them."""
+    objects = session.screenshots
+    if objects is None:
+        return
     try:
         final = session.final()
         if final is not None:
             doc = {"state": final.state, "initial_state": final.initial_state, "answer": final.answer,
                    "last_page": {"url": last.url, "axtree": last.axtree, "error": last.last_action_error}}
-            session.manager.screenshots.put(key, json.dumps(doc, default=str).encode())
+            objects.put(key, json.dumps(doc, default=str).encode())
     except (EnvError, OSError, ObjectStoreError):
         return
 

@@ -113,6 +113,11 @@ class Session:
         self._last: Observation | None = None
         self._history_floor = 0
 
+    @property
+    def screenshots(self) -> "ObjectStore":
+        """Where this session's screenshots (and a rollout's final states) go: its manager's object store."""
+        return self.manager.screenshots
+
     # ---- the four session operations ---------------------------------------------------------
     def reset(self, task: Task) -> Observation:
         """Fresh instances in the task's state, its workspace files, and the first page (launcher or the app)."""

@@ -182,6 +182,10 @@ class MiniWoBSession:
             return Outcome(status="success" if success else "failure", reward=reward, success=success,
                            verdicts={CRITERION: success}, error=None if meta.done else "the episode did not end")
 
+    def final(self) -> None:
+        """No app state behind a MiniWoB page: its reward is MiniWoB's own (`evaluate`), nothing to keep."""
+        return None
+
     def close(self) -> None:
         self._page.close(reuse=False)
 
