@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from factory.tasks.synthesize import SynthConfig
 from factory.worlds.catalog import PERSONAS, SCENARIOS
 
 
@@ -44,6 +45,11 @@ class PipelineConfig(BaseModel):
     train_sft_epochs: int = Field(default=10, ge=0, description="SFT warm-up epochs of the training stage.")
     train_steps: int = Field(default=3, ge=0, description="GRPO steps of the training stage.")
     fresh: bool = Field(default=False, description="Ignore finished stages in `out` and start over.")
+
+    def synth_config(self) -> SynthConfig:
+        """The synthesis config of this pipeline: the one place its synthesis fields become a SynthConfig."""
+        return SynthConfig(n=self.tasks, personas=self.personas, scenarios=self.scenarios, worlds_per_pair=self.worlds_per_pair,
+                           families=self.families, seed=self.seed)
 
     @model_validator(mode="after")
     def _ray_needs_an_address(self) -> "PipelineConfig":

@@ -11,7 +11,7 @@ from factory.providers import get_provider
 from contracts.taskfiles import save_tasks
 from factory.tasks.diversity import diversity_report
 from factory.tasks.llm_author import LLMAuthor
-from factory.tasks.synthesize import Author, SynthConfig, synthesize
+from factory.tasks.synthesize import Author, synthesize
 
 from .artifacts import table
 from .config import PipelineConfig
@@ -31,8 +31,7 @@ def synthesis_flow(config: PipelineConfig) -> dict:
         print(f"synthesize: already done ({done['tasks']} tasks), skipping")
         return done
     author = Author() if config.provider == "template" else LLMAuthor(get_provider(config.provider))
-    synth = SynthConfig(n=config.tasks, personas=config.personas, scenarios=config.scenarios, worlds_per_pair=config.worlds_per_pair,
-                        families=config.families, seed=config.seed)
+    synth = config.synth_config()
     failures: list[str] = []
     dropped: list[str] = []
     tasks = synthesize(synth, author, failures=failures, dropped=dropped)

@@ -6,7 +6,7 @@ import time
 
 from prefect import flow
 
-from factory.tasks.synthesize import SynthConfig, worlds
+from factory.tasks.synthesize import worlds
 
 from .artifacts import link, table
 from .config import PipelineConfig
@@ -22,7 +22,7 @@ def worlds_flow(config: PipelineConfig) -> dict:
         print(f"worlds: already built ({done['worlds']}), skipping")
         return done
     rows = []
-    synth = SynthConfig(n=config.tasks, personas=config.personas, scenarios=config.scenarios, worlds_per_pair=config.worlds_per_pair, seed=config.seed)
+    synth = config.synth_config()
     for w in worlds(synth, limit=-(-config.tasks // synth.tasks_per_world)):  # the worlds synthesis draws from first
         wd.path("worlds", f"{w.id}.json").write_text(w.model_dump_json(indent=1))
         rows.append({"world": w.id, "scenario": w.scenario.id, "locale": w.persona.locale, "people": len(w.people), "invoices": len(w.invoices),
