@@ -44,9 +44,9 @@ def error_line(result) -> str:
 
 
 def test_an_unknown_app_suggests_the_near_name(home):
-    result = cli("apps", "serve", "gmail")
+    result = cli("apps", "serve", "gmial")
     assert result.exit_code == 2
-    assert error_line(result) == "error: unknown app 'gmail'; did you mean mail?"
+    assert error_line(result) == "error: unknown app 'gmial'; did you mean mail?"
 
 
 @pytest.mark.parametrize("command", [["tasks", "synthesize", "--n", "1"], ["worlds", "build"]])
