@@ -115,3 +115,33 @@ def test_main_flow_in_a_real_browser_at_both_sizes(food):
             assert "is preparing it" in page.inner_text("main"), form_factor
             page.get_by_role("button", name="Cancel order").click()
     assert pages.errors == []
+
+
+def test_projection_keeps_the_worlds_money_and_dates():
+    """Past orders are the world's lunch card charges (same total, delivered at the moment of the charge);
+    coupons date from the world's clock; the office and the world's card are the defaults."""
+    from datetime import datetime
+
+    from contracts.world import Account, Organisation, Person, Persona, Scenario, Transaction, World
+    from mocked_apps.food.projection import project
+
+    persona = Persona(id="p", name="Rosa Delgado", email="r@db.example", role="owner", company="Delgado Bakery", domain="db.example",
+                      city="San Antonio", address="42 Mission Road, San Antonio")
+    lunch = Transaction(id="t1", account="a3", posted=datetime(2026, 4, 2, 13, 0), description="Lunch meeting", amount=-47.3,
+                        category="card", counterparty="Lunch meeting")
+    coffee = Transaction(id="t2", account="a3", posted=datetime(2026, 4, 3, 9, 0), description="Coffee shop", amount=-4.2,
+                         category="card", counterparty="Coffee shop")
+    world = World(id="w", seed=1, persona=persona, scenario=Scenario(id="s", title="t", description="", clock=datetime(2026, 4, 6, 9)),
+                  user="u", organisations=(Organisation(id="o1", name="Delgado Bakery", kind="self", domain="db.example"),),
+                  people=(Person(id="u", name="Rosa Delgado", email="r@db.example", org="o1", role="owner"),),
+                  accounts=(Account(id="a3", name="Company Card", kind="credit", number="4242", opening_balance=0.0),),
+                  transactions=(lunch, coffee))
+    rows = project(world)
+    (order,) = rows["foodorder"]
+    lines = [l for l in rows["orderline"] if l["order_id"] == order["id"]]
+    assert order["total"] == 47.3 and order["eta"] == "2026-04-02T13:00:00" and order["status"] == "delivered"
+    assert round(sum(l["unit_price"] * l["quantity"] for l in lines) + order["delivery_fee"], 2) == 47.3
+    assert rows["address"][0] == {"id": 1, "label": "Office", "line": "42 Mission Road, San Antonio"}
+    assert rows["paymentmethod"] == [{"id": 1, "label": "Company Card •••• 4242"}]
+    assert [c["expires"] >= "2026-04-06" for c in rows["coupon"]] == [True, True, True, False]
+    assert project(world) == rows
