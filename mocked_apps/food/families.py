@@ -125,12 +125,8 @@ class BestCoupon(_Phone):
         subtotal = round(line_price(item["price"], [c["price"] for c in defaults]) * qty, 2)
         if subtotal < r["min_order"]:
             return None
-
-        class _C:
-            def __init__(self, row):
-                self.__dict__.update(row)
-
-        usable = [c for c in rows["coupon"] if coupon_error(_C(c), subtotal, r["id"], today) is None]
+        usable = [c for c in rows["coupon"]
+                  if coupon_error(c["used"], c["expires"], c["restaurant_id"], c["min_spend"], subtotal, r["id"], today) is None]
         if not usable:  # the expired and the out-of-reach coupons (bigger discounts) are the distractors
             return None
         best = max(usable, key=lambda c: (c["discount"], -c["id"]))

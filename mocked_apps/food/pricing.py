@@ -3,11 +3,7 @@ threshold), the minimum order, which coupons apply, and the total. Families call
 
 from __future__ import annotations
 
-__all__ = ["CartError", "coupon_error", "delivery_fee", "line_price", "total"]
-
-
-class CartError(ValueError):
-    """A cart that cannot be checked out (below the minimum order, an unusable coupon)."""
+__all__ = ["coupon_error", "delivery_fee", "line_price", "total"]
 
 
 def line_price(base: float, option_prices: list[float]) -> float:
@@ -18,16 +14,17 @@ def delivery_fee(subtotal: float, fee: float, free_over: float) -> float:
     return 0.0 if free_over and subtotal >= free_over else fee
 
 
-def coupon_error(coupon, subtotal: float, restaurant_id: int, today: str) -> str | None:
-    """Why a coupon cannot be used on this cart, or None."""
-    if coupon.used:
+def coupon_error(used: bool, expires: str, restaurant_id: int | None, min_spend: float, subtotal: float, cart_restaurant: int,
+                 today: str) -> str | None:
+    """Why a coupon (its used flag, last day, restaurant and minimum spend) cannot be used on this cart, or None."""
+    if used:
         return "This coupon was already used."
-    if coupon.expires < today:
+    if expires < today:
         return "This coupon has expired."
-    if coupon.restaurant_id is not None and coupon.restaurant_id != restaurant_id:
+    if restaurant_id is not None and restaurant_id != cart_restaurant:
         return "This coupon is for another restaurant."
-    if subtotal < coupon.min_spend:
-        return f"This coupon needs a subtotal of {coupon.min_spend:,.2f} or more."
+    if subtotal < min_spend:
+        return f"This coupon needs a subtotal of {min_spend:,.2f} or more."
     return None
 
 

@@ -27,6 +27,10 @@ def _int(text: str | None) -> int | None:
     return int(text) if text and str(text).strip().isdigit() else None
 
 
+def _why(coupon: Coupon, cart, today: str) -> str | None:
+    return coupon_error(coupon.used, coupon.expires, coupon.restaurant_id, coupon.min_spend, cart.subtotal, cart.restaurant.id, today)
+
+
 @router.get("/")
 def home(gym: GymDep, cuisine: str = "", sort: str = "rating", q: str = ""):
     rows = list(gym.db.exec(select(Restaurant).order_by(Restaurant.id)).all())
@@ -96,7 +100,7 @@ def cart_page(gym: GymDep, error: str = "", address: str = "", coupon: str = "",
     cart = read_cart(gym.db)
     today = gym.now.date().isoformat()
     coupons = gym.db.exec(select(Coupon).where(Coupon.used == False).order_by(Coupon.id)).all()  # noqa: E712
-    usable = [(c, coupon_error(c, cart.subtotal, cart.restaurant.id, today) if cart.restaurant else "Add items first.") for c in coupons]
+    usable = [(c, _why(c, cart, today) if cart.restaurant else "Add items first.") for c in coupons]
     return gym.render("cart.html", cart=cart, coupons=usable, error=error, addresses=gym.db.exec(select(Address).order_by(Address.id)).all(),
                       methods=gym.db.exec(select(PaymentMethod).order_by(PaymentMethod.id)).all(),
                       values={"address": address or "1", "coupon": coupon, "method": method, "note": note})
@@ -138,7 +142,7 @@ def checkout(gym: GymDep, address: str = Form(""), coupon: str = Form(""), metho
     if pay is None:
         return gym.done("/cart", error="method", **again)
     chosen = gym.db.get(Coupon, _int(coupon)) if _int(coupon) else None
-    if coupon and (chosen is None or coupon_error(chosen, cart.subtotal, cart.restaurant.id, gym.now.date().isoformat())):
+    if coupon and (chosen is None or _why(chosen, cart, gym.now.date().isoformat())):
         return gym.done("/cart", error="coupon", **again)
     discount = chosen.discount if chosen else 0.0
     order = FoodOrder(number="", restaurant_id=cart.restaurant.id, address_id=where.id, payment_method_id=pay.id,
