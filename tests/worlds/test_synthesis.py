@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections import Counter
 
 import pytest
 
@@ -20,8 +21,9 @@ def test_offline_synthesis_is_deterministic_varied_and_cross_app():
     again = synthesize(SynthConfig(n=48, seed=3))
     assert [t.model_dump_json() for t in tasks] == [t.model_dump_json() for t in again]
     assert len({t.meta.family for t in tasks}) == len(FAMILIES) >= 10
-    cross_families = sum(f.cross_app for f in FAMILIES.values()) / len(FAMILIES)  # each family gets its share, within one task
-    assert sum(t.meta.cross_app for t in tasks) >= len(tasks) * cross_families - 1
+    shares = Counter(t.meta.family for t in tasks)  # each family gets its share, within one task
+    assert max(shares.values()) - min(shares.values()) <= 1, shares
+    assert any(t.meta.cross_app for t in tasks)
     assert len({t.instruction for t in tasks}) >= 0.95 * len(tasks)  # phrasings vary
     for t in tasks:
         ast.parse(t.golden), ast.parse(t.verifier)
