@@ -51,12 +51,17 @@ def _pick_options(rng: random.Random, singles: list[dict], addons: list[dict]) -
     return sorted(chosen, key=lambda c: c["id"])
 
 
+def _line(item_id: int, options: str, quantity: int) -> dict:
+    """One order line in the answer context: named fields, so every line has one type per key (a dataset column)."""
+    return {"item_id": item_id, "options": options, "quantity": quantity}
+
+
 def _verify_order(restaurant_id: int, lines: list, method_id: int, coupon_id=None, extra: str = "") -> str:
     return food.new_orders_source("_food_new") + f'''
 
 def verify(final):
     new = _food_new(final)
-    right = [o for o in new if o["restaurant_id"] == {restaurant_id!r} and [list(l) for l in o["lines"]] == {lines!r}
+    right = [o for o in new if o["restaurant_id"] == {restaurant_id!r} and [list(l) for l in o["lines"]] == {[[l["item_id"], l["options"], l["quantity"]] for l in lines]!r}
              and o["address_id"] == {OFFICE!r}]
     return {{
         "ordered": bool(right),
@@ -97,7 +102,7 @@ class OrderDish(_Phone):
         instruction = say(rng, world, "Order {what} from {r} to the office, paid with the card.",
                           "Get {what} delivered from {r} to the office; pay by card.", what=what, r=r["name"])
         ctx = {"restaurant": r["name"], "restaurant_id": r["id"], "item": item["name"], "options": names, "quantity": qty,
-               "lines": [[item["id"], ", ".join(names), qty]], "method": method, "method_id": 1}
+               "lines": [_line(item["id"], ", ".join(names), qty)], "method": method, "method_id": 1}
         return self._req(instruction, ctx, _criteria(f"{what} from {r['name']}", method, None))
 
     def golden(self, req: Requirements) -> str:
@@ -137,7 +142,7 @@ class BestCoupon(_Phone):
                           qty=qty, item=item["name"], r=r["name"])
         ctx = {"restaurant": r["name"], "restaurant_id": r["id"], "item": item["name"], "quantity": qty, "coupon": best["title"],
                "coupon_id": best["id"], "total": total(subtotal, fee, best["discount"]),
-               "lines": [[item["id"], ", ".join(c["name"] for c in defaults), qty]], "method": method, "method_id": 1}
+               "lines": [_line(item["id"], ", ".join(c["name"] for c in defaults), qty)], "method": method, "method_id": 1}
         return self._req(instruction, ctx, _criteria(f"{qty} × {item['name']} from {r['name']} for {money(ctx['total'])}", method, best["title"]))
 
     def golden(self, req: Requirements) -> str:
@@ -174,7 +179,7 @@ class Reorder(_Phone):
         method = food.method_label(world, 0)
         instruction = say(rng, world, "Order the same again as my {r} order of {when}, to the office, paid with the card.",
                           "Reorder what I got from {r} on {when} - same dishes, to the office, card payment.", r=r["name"], when=f"{when:%B} {when.day}")
-        ctx = {"number": order["number"], "restaurant_id": r["id"], "lines": sorted(lines), "method": method, "method_id": 1, "items": [items[i[0]]["name"] for i in lines]}
+        ctx = {"number": order["number"], "restaurant_id": r["id"], "lines": [_line(*line) for line in sorted(lines)], "method": method, "method_id": 1, "items": [items[i[0]]["name"] for i in lines]}
         return self._req(instruction, ctx, _criteria(f"the dishes of order {order['number']} from {r['name']}", method, None))
 
     def golden(self, req: Requirements) -> str:
@@ -206,7 +211,7 @@ class FreeDelivery(_Phone):
                           "We want {item} from {r} at the office. Buy the smallest number that gets free delivery (standard options) and pay by card.",
                           item=item["name"], r=r["name"])
         ctx = {"restaurant": r["name"], "restaurant_id": r["id"], "item": item["name"], "quantity": qty,
-               "lines": [[item["id"], ", ".join(c["name"] for c in defaults), qty]], "method": method, "method_id": 1}
+               "lines": [_line(item["id"], ", ".join(c["name"] for c in defaults), qty)], "method": method, "method_id": 1}
         return self._req(instruction, ctx, _criteria(f"{qty} × {item['name']} from {r['name']} (free delivery from {money(r['free_delivery_over'])})", method, None))
 
     def golden(self, req: Requirements) -> str:
@@ -244,7 +249,7 @@ class LunchForMeeting(Family):
                           "For \"{title}\", get one {item} per attendee (you included; the calendar has the guest list) from {r}, delivered to the office. Card payment.",
                           title=meeting.title, item=item["name"], r=r["name"])
         ctx = {"restaurant": r["name"], "restaurant_id": r["id"], "item": item["name"], "quantity": people,
-               "lines": [[item["id"], "", people]], "method": method, "method_id": 1, "title": meeting.title}
+               "lines": [_line(item["id"], "", people)], "method": method, "method_id": 1, "title": meeting.title}
         return self._req(instruction, ctx, _criteria(f"{people} × {item['name']} from {r['name']}", method, None))
 
     def golden(self, req: Requirements) -> str:

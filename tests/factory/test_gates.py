@@ -22,6 +22,7 @@ from contracts.scoring import GUARD_CRITERION, score_final
 from factory.verifiers.validate import ValidationConfig, accepted_task, validate_task, validate_tasks
 from runtime.golden import GoldenRunner
 from runtime.manager import EnvironmentManager, Lease, SessionSpec
+from flows.dataset_columns import _nested
 from runtime.objectstore import ObjectStore
 
 WORLDS = 3
@@ -56,6 +57,12 @@ def test_every_family_is_synthesized_in_three_worlds():
     assert set(BY_FAMILY) == set(FAMILIES)
     for name, tasks in BY_FAMILY.items():
         assert len({t.world for t in tasks}) >= WORLDS, (name, [t.world for t in tasks])
+
+
+def test_every_familys_answer_context_fits_one_dataset_column():
+    """The export nests answer contexts into one Arrow struct: a key with two types across families stops the run."""
+    column = _nested("answer_context", [t.answer_context for t in TASKS])
+    assert len(column) == len(TASKS)
 
 
 def test_every_family_declares_what_it_exercises():
