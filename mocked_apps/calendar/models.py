@@ -1,4 +1,8 @@
-"""Calendar tables: the signed-in user, calendars, events and their invitees."""
+"""Calendar tables: calendars, events and their invitees.
+
+The signed-in user is the kit's identity (`gym.identity`): events they organise are editable, invitations to
+them get RSVPs.
+"""
 
 from __future__ import annotations
 
@@ -11,21 +15,9 @@ from mocked_apps.kit.tables import namespace
 
 RSVP_ANSWERS = ("pending", "yes", "no", "maybe")
 
-RSVP_CHOICES = ("pending", "yes", "no", "maybe")
-
 
 AppModel = namespace()
 """This app's table namespace (table names unique within the app only)."""
-
-
-class CalendarUser(AppModel, table=True):
-    """The signed-in person; events they organise are editable, invitations to them get RSVPs."""
-
-    __tablename__ = "calendar_user"
-
-    id: int | None = Field(default=None, primary_key=True, description="Row id; the app uses the lowest one.")
-    name: str = Field(min_length=1, description="Display name, e.g. 'Alex Morgan'.")
-    email: str = Field(min_length=3, description="Email address, e.g. 'alex.morgan@northwind.example'.")
 
 
 class Calendar(AppModel, table=True):

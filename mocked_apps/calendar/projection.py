@@ -1,8 +1,9 @@
-"""World -> calendar seed: the user's calendars, meetings as events, attendees with RSVPs."""
+"""World -> calendar seed: the signed-in user, their calendars, meetings as events, attendees with RSVPs."""
 
 from __future__ import annotations
 
 from contracts.world import World
+from mocked_apps.kit.identity import identity_seed
 
 
 def project(world: World) -> dict[str, list[dict]]:
@@ -10,7 +11,7 @@ def project(world: World) -> dict[str, list[dict]]:
     people = {p.id: p for p in world.people}
     now = world.scenario.clock
     rows: dict[str, list[dict]] = {
-        "calendar_user": [{"id": 1, "name": user.name, "email": user.email}],
+        **identity_seed(world.persona),
         "calendar": [{"id": 1, "name": "Work", "color": "#2f6fed"}, {"id": 2, "name": "Personal", "color": "#1f8a4c"}],
         "event": [], "invitee": [],
     }

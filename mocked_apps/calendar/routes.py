@@ -12,18 +12,20 @@ from mocked_apps.kit import Gym, GymDep
 
 from . import grid
 from .forms import EventForm, FormError, Guest, parse_guests
-from .models import Calendar, CalendarUser, Event, Invitee
+from mocked_apps.kit.identity import Identity
+
+from .models import Calendar, Event, Invitee
 
 router = APIRouter()
 
-DEFAULT_USER = CalendarUser(id=0, name="Alex Morgan", email="alex.morgan@northwind.example")
 AGENDA_DAYS = 14
 ANSWERS = {"yes": "Yes", "no": "No", "maybe": "Maybe"}
 
 
 # ---- shared lookups -----------------------------------------------------------------------
-def _user(gym: Gym) -> CalendarUser:
-    return gym.db.exec(select(CalendarUser).order_by(CalendarUser.id)).first() or DEFAULT_USER
+def _user(gym: Gym) -> Identity:
+    """The signed-in user, from the kit's identity (an empty one owns and is invited to nothing)."""
+    return gym.identity
 
 
 def _calendars(gym: Gym) -> list[Calendar]:
@@ -37,14 +39,14 @@ def _between(gym: Gym, start: datetime, end: datetime, calendar_id: int | None =
     return list(gym.db.exec(query.order_by(Event.start, Event.end, Event.id)).all())
 
 
-def _my_answers(gym: Gym, user: CalendarUser, events: list[Event]) -> dict[int, str]:
+def _my_answers(gym: Gym, user: Identity, events: list[Event]) -> dict[int, str]:
     """event id -> the user's RSVP, for events the user is invited to."""
     ids = [e.id for e in events]
     rows = gym.db.exec(select(Invitee).where(col(Invitee.event_id).in_(ids), func.lower(Invitee.email) == user.email.lower()))
     return {row.event_id: row.rsvp for row in rows}
 
 
-def _pending_count(gym: Gym, user: CalendarUser) -> int:
+def _pending_count(gym: Gym, user: Identity) -> int:
     query = (
         select(func.count()).select_from(Invitee).join(Event, Event.id == Invitee.event_id)
         .where(func.lower(Invitee.email) == user.email.lower(), Invitee.rsvp == "pending", Event.end > gym.now)

@@ -1,9 +1,12 @@
-"""The drive's records: the signed-in user, folders, files, invoices with their lines, and shares."""
+"""The drive's records: folders, files, invoices with their lines, and shares.
+
+The signed-in user (owner of new files, whose drive 'My Drive' is) is the kit's identity, `gym.identity`.
+"""
 
 from datetime import date
 
 from pydantic import NaiveDatetime
-from sqlmodel import Field, SQLModel
+from sqlmodel import Field
 
 from mocked_apps.kit.tables import namespace
 
@@ -14,16 +17,6 @@ INVOICE_STATUSES = ("unpaid", "paid", "overdue", "disputed")
 
 AppModel = namespace()
 """This app's table namespace (table names unique within the app only)."""
-
-
-class DriveUser(AppModel, table=True):
-    """The signed-in person: owner of new files, and whose drive 'My Drive' is."""
-
-    __tablename__ = "drive_user"  # not 'account': table names share one SQLModel metadata across apps
-
-    id: int | None = Field(default=None, primary_key=True, description="Always 1: a drive has one signed-in user.")
-    email: str = Field(min_length=3, description="The user's email address, e.g. 'alex.morgan@northwind.example'.")
-    name: str = Field(min_length=1, description="The user's display name, e.g. 'Alex Morgan'.")
 
 
 class Folder(AppModel, table=True):

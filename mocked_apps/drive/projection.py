@@ -6,6 +6,7 @@ import json
 from datetime import datetime, time
 
 from contracts.world import World
+from mocked_apps.kit.identity import identity_seed
 
 
 def project(world: World) -> dict[str, list[dict]]:
@@ -13,7 +14,7 @@ def project(world: World) -> dict[str, list[dict]]:
     people = {p.id: p for p in world.people}
     orgs = {o.id: o for o in world.organisations}
     rows: dict[str, list[dict]] = {
-        "drive_user": [{"id": 1, "email": user.email, "name": user.name}],
+        **identity_seed(world.persona),
         "folder": [], "file": [], "invoice": [], "invoice_line": [], "share": [],
     }
     folders: dict[str, int] = {}

@@ -9,14 +9,16 @@ from sqlmodel import select
 
 from mocked_apps.kit import Gym
 
-from .models import DriveUser, File, Folder, Invoice
+from mocked_apps.kit.identity import Identity
+
+from .models import File, Folder, Invoice
 
 Item = Literal["file", "folder"]
 
 
-def me(gym: Gym) -> DriveUser:
-    """The signed-in user (the first drive_user row; a placeholder if the seed has none)."""
-    return gym.db.exec(select(DriveUser).order_by(DriveUser.id)).first() or DriveUser(email="", name="Me")
+def me(gym: Gym) -> Identity:
+    """The signed-in user, from the kit's identity ('Me', with no address, if the seed signs nobody in)."""
+    return gym.identity if gym.identity.name else Identity(name="Me")
 
 
 def folders_of(gym: Gym) -> dict[int, Folder]:

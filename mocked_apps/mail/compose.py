@@ -36,15 +36,17 @@ def _render(gym: Gym, form: ComposeForm, error: str = "", status: int = 200):
         context = _last_message(gym, form.thread_id)
     response = mailbox.page(
         gym, "compose.html", form=form, error=error, library=mailbox.library(gym.db), context=context,
-        contacts=gym.db.exec(select(Contact).order_by(Contact.name)).all(), people=mailbox.people(gym.db),
+        contacts=gym.db.exec(select(Contact).order_by(Contact.name)).all(), people=mailbox.people(gym.db, mailbox.owner(gym)),
     )
     response.status_code = status
     return response
 
 
 def _signature(gym: Gym) -> str:
-    sig = mailbox.owner(gym.db).signature.strip()
-    return f"\n\n--\n{sig}" if sig else ""
+    """The owner's sign-off below new messages: their name and company, from the kit's identity."""
+    me = gym.identity
+    lines = [line for line in (me.name, me.company) if line]
+    return "\n\n--\n" + "\n".join(lines) if lines else ""
 
 
 def _last_message(gym: Gym, thread_id: int) -> Message:
@@ -93,7 +95,7 @@ def reply_all(gym: GymDep, thread_id: int):
 def _reply_form(gym: Gym, thread: Thread, everyone: bool) -> ComposeForm:
     """Answer the thread's last message: its sender (or, for my own message, its recipients)."""
     last = _last_message(gym, thread.id)
-    me = mailbox.owner(gym.db).email.lower()
+    me = mailbox.owner(gym).email.lower()
     mine = last.sender_email.lower() == me
     to = mailbox.split_addresses(last.to) if mine else [last.sender_email]
     cc: list[str] = []
@@ -156,7 +158,7 @@ def send(
     if error:
         return _render(gym, replace(form, heading="Reply" if thread_id and not draft_id else form.heading), error, 422)
 
-    me = mailbox.owner(gym.db)
+    me = mailbox.owner(gym)
     if draft_id is not None:
         msg = gym.get(Message, draft_id)
         if not msg.is_draft:

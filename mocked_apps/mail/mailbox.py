@@ -18,7 +18,9 @@ from sqlmodel import Session, select
 
 from mocked_apps.kit import Gym
 
-from .models import Attachment, Contact, Label, MailUser, Message, Thread, ThreadLabel
+from mocked_apps.kit.identity import Identity
+
+from .models import Attachment, Contact, Label, Message, Thread, ThreadLabel
 
 FOLDER_TITLES = {"inbox": "Inbox", "sent": "Sent", "drafts": "Drafts", "archive": "Archive", "trash": "Trash"}
 VIEW_TITLES = {"inbox": "Inbox", "starred": "Starred", "sent": "Sent", "drafts": "Drafts", "archive": "Archive", "trash": "Trash"}
@@ -56,12 +58,13 @@ class Row:
         return text[:110] + ("…" if len(text) > 110 else "")
 
 
-def owner(db: Session) -> MailUser:
-    """The mailbox owner; a neutral placeholder when a seed names none."""
-    return db.exec(select(MailUser).order_by(MailUser.id)).first() or MailUser(id=1, name="Me", email="me@mail.example")
+def owner(gym: Gym) -> Identity:
+    """The mailbox owner: the kit's signed-in identity; a neutral placeholder when a seed signs nobody in."""
+    me = gym.identity
+    return me if me.email else Identity(name="Me", email="me@mail.example")
 
 
-def people(db: Session) -> dict[str, str]:
+def people(db: Session, me: Identity) -> dict[str, str]:
     """Address -> display name, from contacts, senders and the owner."""
     names: dict[str, str] = {}
     for email, name in db.exec(select(Message.sender_email, Message.sender_name)):
@@ -69,7 +72,6 @@ def people(db: Session) -> dict[str, str]:
             names[email.lower()] = name
     for c in db.exec(select(Contact)):
         names[c.email.lower()] = c.name
-    me = owner(db)
     names[me.email.lower()] = me.name
     return names
 
@@ -98,9 +100,9 @@ def library(db: Session) -> dict[str, int]:
     return dict(sorted(files.items(), key=lambda kv: kv[0].lower()))
 
 
-def rows(db: Session) -> list[Row]:
+def rows(gym: Gym) -> list[Row]:
     """Every thread as a Row, newest activity first."""
-    me = owner(db).email.lower()
+    db, me = gym.db, owner(gym).email.lower()
     threads = db.exec(select(Thread)).all()
     by_thread: dict[int, list[Message]] = defaultdict(list)
     for m in db.exec(select(Message).order_by(Message.sent_at, Message.id)):
@@ -222,7 +224,8 @@ def when(value: datetime, now: datetime) -> str:
 
 def page(gym: Gym, template: str, **values: Any):
     """Render with what every mail page shows: navigation, counts, the owner and the search box."""
-    all_rows = values.pop("all_rows", None) or rows(gym.db)
+    me = owner(gym)
+    all_rows = values.pop("all_rows", None) or rows(gym)
     labels = gym.db.exec(select(Label).order_by(Label.name)).all()
     here = gym.request.url.path[len(gym.base):] or "/"
     if gym.request.url.query:
@@ -232,7 +235,7 @@ def page(gym: Gym, template: str, **values: Any):
         template,
         nav_labels=labels,
         counts=nav_counts(all_rows, labels),
-        me=owner(gym.db),
+        me=me,
         when=lambda value: when(value, gym.now),
         here=here,
         label_colors={lb.name: lb.color for lb in labels},

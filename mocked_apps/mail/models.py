@@ -1,4 +1,7 @@
-"""Mail tables: the mailbox owner, contacts, labels, threads, their messages and attachments."""
+"""Mail tables: contacts, labels, threads, their messages and attachments.
+
+The mailbox owner is the kit's signed-in identity (`gym.identity`), not a table of this app.
+"""
 
 from pydantic import NaiveDatetime
 from sqlmodel import Field
@@ -8,15 +11,6 @@ from mocked_apps.kit.tables import namespace
 
 AppModel = namespace()
 """This app's table namespace (table names unique within the app only)."""
-
-
-class MailUser(AppModel, table=True):
-    """The mailbox owner (one row, table `mailuser`): whose name and address outgoing mail carries."""
-
-    id: int | None = Field(default=None, primary_key=True, description="Always 1: one owner per mailbox.")
-    name: str = Field(min_length=1, description="Owner's display name, e.g. 'Alex Morgan'.")
-    email: str = Field(min_length=3, description="Owner's address; messages with this sender_email are 'sent by me'.")
-    signature: str = Field(default="", description="Text appended below the body of new messages in the compose form.")
 
 
 class Contact(AppModel, table=True):

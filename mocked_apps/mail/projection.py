@@ -1,10 +1,10 @@
-"""World -> mail seed: the address book, threads, messages and their attachments."""
+"""World -> mail seed: the signed-in owner, the address book, threads, messages and their attachments."""
 
 from __future__ import annotations
 
-import zlib
-
 from contracts.world import World
+from mocked_apps.kit.documents import document_size_kb
+from mocked_apps.kit.identity import identity_seed
 
 
 def _iso(value) -> str:
@@ -21,7 +21,7 @@ def project(world: World) -> dict[str, list[dict]]:
     for msg in sorted(world.messages, key=lambda m: (m.sent, m.id)):
         threads.setdefault(msg.thread, []).append(msg)
     rows: dict[str, list[dict]] = {
-        "mailuser": [{"id": 1, "name": user.name, "email": user.email, "signature": f"-- \n{user.name}\n{world.persona.company}"}],
+        **identity_seed(world.persona),
         "contact": [{"id": i + 1, "name": p.name, "email": p.email, "organization": orgs[p.org].name}
                     for i, p in enumerate(p for p in world.people if p.id != user.id)],
         "label": [{"id": 1, "name": "Finance", "color": "#1f8a4c"}, {"id": 2, "name": "Clients", "color": "#2f6fed"},
@@ -47,5 +47,5 @@ def project(world: World) -> dict[str, list[dict]]:
             })
             for name in m.attachments:
                 rows["attachment"].append({"id": len(rows["attachment"]) + 1, "message_id": mid, "filename": name,
-                                           "size_kb": 40 + zlib.crc32(name.encode()) % 400})
+                                           "size_kb": document_size_kb(name)})
     return rows

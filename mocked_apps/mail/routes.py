@@ -42,7 +42,7 @@ def inbox(gym: GymDep):
 def folder(gym: GymDep, view: str):
     if view not in mailbox.VIEW_TITLES:
         raise HTTPException(404, f"no folder {view!r}")
-    all_rows = mailbox.rows(gym.db)
+    all_rows = mailbox.rows(gym)
     return page(
         gym, "list.html", all_rows=all_rows, rows=mailbox.in_view(all_rows, view),
         title=mailbox.VIEW_TITLES[view], view=view, empty=f"No conversations in {mailbox.VIEW_TITLES[view]}.",
@@ -52,7 +52,7 @@ def folder(gym: GymDep, view: str):
 @router.get("/label/{label_id}")
 def label_view(gym: GymDep, label_id: int):
     label = gym.get(Label, label_id)
-    all_rows = mailbox.rows(gym.db)
+    all_rows = mailbox.rows(gym)
     return page(
         gym, "list.html", all_rows=all_rows, rows=mailbox.with_label(all_rows, label.name),
         title=label.name, view=f"label:{label.name}", empty=f"No conversations labelled {label.name}.",
@@ -61,7 +61,7 @@ def label_view(gym: GymDep, label_id: int):
 
 @router.get("/search")
 def search(gym: GymDep, q: str = ""):
-    all_rows = mailbox.rows(gym.db)
+    all_rows = mailbox.rows(gym)
     found = mailbox.search(all_rows, q)
     title = f"Search results for “{q}”" if q.strip() else "Search mail"
     empty = f"No messages matched “{q}”." if q.strip() else "Type a name, address, subject or words from a message."
@@ -86,7 +86,7 @@ def thread(gym: GymDep, thread_id: int):
     return page(
         gym, "thread.html", thread=t, messages=[m for m in msgs if not m.is_draft], drafts=[m for m in msgs if m.is_draft],
         files=files, applied=applied, addable=[n for n in all_labels if n not in applied], targets=targets,
-        people=mailbox.people(gym.db), folder_title=mailbox.FOLDER_TITLES.get(t.folder, t.folder.title()),
+        people=mailbox.people(gym.db, mailbox.owner(gym)), folder_title=mailbox.FOLDER_TITLES.get(t.folder, t.folder.title()),
         folder_path=f"/folder/{t.folder}" if t.folder in mailbox.VIEW_TITLES and t.folder != "inbox" else "/",
         unread=any(not m.read for m in msgs if not m.is_draft),
     )
@@ -107,7 +107,7 @@ def mark_read(gym: GymDep, thread_id: int, back: str = Form("")):
 @router.post("/thread/{thread_id}/unread")
 def mark_unread(gym: GymDep, thread_id: int, back: str = Form("")):
     t = gym.get(Thread, thread_id)
-    me = mailbox.owner(gym.db).email.lower()
+    me = mailbox.owner(gym).email.lower()
     msgs = _thread_messages(gym, t)
     theirs = [m for m in msgs if m.sender_email.lower() != me] or msgs
     if theirs:
@@ -132,7 +132,7 @@ def _set_folder(gym: Gym, t: Thread, folder: str) -> None:
 
 def _home_folder(gym: Gym, t: Thread) -> str:
     """Where a restored thread goes: inbox if anyone else wrote in it, else sent or drafts."""
-    me = mailbox.owner(gym.db).email.lower()
+    me = mailbox.owner(gym).email.lower()
     msgs = gym.db.exec(select(Message).where(Message.thread_id == t.id)).all()
     if any(not m.is_draft and m.sender_email.lower() != me for m in msgs):
         return "inbox"
@@ -246,7 +246,7 @@ def empty_trash(gym: GymDep):
 # ---- labels ------------------------------------------------------------------------------
 @router.get("/labels")
 def labels(gym: GymDep):
-    all_rows = mailbox.rows(gym.db)
+    all_rows = mailbox.rows(gym)
     found = gym.db.exec(select(Label).order_by(Label.name)).all()
     totals = {lb.name: len(mailbox.with_label(all_rows, lb.name)) for lb in found}
     return page(gym, "labels.html", all_rows=all_rows, labels=found, totals=totals)

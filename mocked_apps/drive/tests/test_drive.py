@@ -111,7 +111,8 @@ def _names_in(page: httpx.Response) -> str:
 def test_default_seed_holds_the_shared_cast(drive):
     state = drive.state()
     assert 40 <= len(state["file"]) <= 60 and 8 <= len(state["folder"]) <= 10
-    assert state["drive_user"] == [{"id": 1, "email": ME, "name": "Alex Morgan"}]
+    assert "drive_user" not in state  # the signed-in user is the kit's identity
+    assert "Alex Morgan" in drive.http.get("/").text
     invoices = {i["number"]: i for i in state["invoice"]}
     expected = {
         "INV-2041": ("Brightline Print Co", 1240.0, "2026-02-20", "2026-03-15"),
@@ -140,7 +141,7 @@ def test_a_small_world_seed_renders(server):
     """The shape a world builder writes: plain strings and numbers, a table as JSON text."""
     at = "2026-04-01T08:00:00"
     seed = {
-        "drive_user": [{"id": 1, "email": "kim@acme.example", "name": "Kim Lee"}],
+        "_identity": [{"name": "Kim Lee", "email": "kim@acme.example", "company": "Acme"}],
         "folder": [{"id": 1, "name": "Bills", "created_at": at, "modified_at": at}],
         "file": [
             {"id": 1, "name": "INV-7.pdf", "kind": "invoice", "folder_id": 1, "owner_email": "kim@acme.example",

@@ -255,7 +255,7 @@ def test_labels_and_contacts(mail):
 
 def test_pages_render_for_a_sparse_world_seed(server):
     """A world may seed only some tables; every page still renders and sending still works."""
-    seed = {"mailuser": [{"id": 1, "name": "Kim Lee", "email": "kim@acme.example"}],
+    seed = {"_identity": [{"name": "Kim Lee", "email": "kim@acme.example", "company": "Acme"}],
             "thread": [{"id": 1, "subject": "Hello", "folder": "spam-ish"}],
             "message": [{"id": 1, "thread_id": 1, "sender_email": "x@y.example", "body": "Hi", "sent_at": "2026-01-02T10:00:00"}]}
     inst = server.admin.create(seed, "2026-01-05T08:00:00")
