@@ -1,0 +1,1 @@
+"""Shop: a deterministic online store in the manner of Amazon/Taobao (catalogue, size and colour variants with stock, cart, checkout with an address book, shipping and payment, orders, returns with refund states)."""
