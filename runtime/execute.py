@@ -49,6 +49,14 @@ _TARGET_JS = r"""
   }
   const r0 = el.getBoundingClientRect();
   if (r0.top < 0 || r0.left < 0 || r0.bottom > innerHeight || r0.right > innerWidth) el.scrollIntoView({block: "center", inline: "center"});
+  // A link that wraps onto two lines has a box whose centre may be the gap beside its text (the cell behind it):
+  // aim at the centre of the first line box that is the element itself, then fall back to the whole box.
+  for (const line of el.getClientRects()) {
+    if (line.width <= 0 || line.height <= 0) continue;
+    const lx = line.left + line.width / 2, ly = line.top + line.height / 2;
+    const on = document.elementFromPoint(lx, ly);
+    if (on && (on === el || el.contains(on) || (on.tagName === "LABEL" && on.control === el))) return {x: lx, y: ly};
+  }
   const r = el.getBoundingClientRect();
   const x = r.left + r.width / 2, y = r.top + r.height / 2;
   const hit = r.width > 0 && r.height > 0 ? document.elementFromPoint(x, y) : null;
