@@ -1,5 +1,6 @@
-"""The bank's rules apart from HTTP: money parsing, available funds, posting a confirmed transfer,
-transaction filters and monthly statements (derived from posted transactions, never stored)."""
+"""The bank's rules apart from HTTP: money parsing, available funds, posting a confirmed transfer and monthly
+statements (derived from posted transactions, never stored). Transaction search and filters are the kit's
+(`kit.pages` filters in routes.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 
 from pydantic import BaseModel, ConfigDict
-from sqlmodel import Session, func, or_, select
+from sqlmodel import Session, func, select
 
 from .models import Account, Payee, Transaction, Transfer
 
@@ -82,84 +83,6 @@ def post_transfer(db: Session, transfer: Transfer, when: datetime) -> list[Trans
 def label(account: Account) -> str:
     """'Business Checking ••4821': how an account names itself in other accounts' lines."""
     return f"{account.name} ••{account.number_masked[-4:]}"
-
-
-class TxFilter(BaseModel):
-    """Transaction search and filters, read leniently from GET parameters (bad values are ignored)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    q: str = ""
-    start: date | None = None
-    end: date | None = None
-    min_amount: float | None = None
-    max_amount: float | None = None
-    category: str = ""
-    type: str = ""
-
-    @classmethod
-    def parse(cls, q: str = "", start: str = "", end: str = "", min_amount: str = "", max_amount: str = "",
-              category: str = "", type: str = "") -> "TxFilter":
-        return cls(
-            q=q.strip(), start=_date(start), end=_date(end), min_amount=_number(min_amount), max_amount=_number(max_amount),
-            category=category.strip(), type=type if type in ("debit", "credit") else "",
-        )
-
-    @property
-    def active(self) -> bool:
-        return self != TxFilter()
-
-    def query(self) -> dict[str, str]:
-        """The filter as GET parameters (for pagination links)."""
-        values = {
-            "q": self.q, "start": self.start.isoformat() if self.start else "", "end": self.end.isoformat() if self.end else "",
-            "min_amount": _plain(self.min_amount), "max_amount": _plain(self.max_amount),
-            "category": self.category, "type": self.type,
-        }
-        return {k: v for k, v in values.items() if v}
-
-    def apply(self, stmt):
-        """Add this filter's WHERE clauses to a `select(Transaction)`."""
-        if self.q:
-            like = f"%{self.q}%"
-            stmt = stmt.where(or_(
-                Transaction.description.ilike(like), Transaction.counterparty.ilike(like),
-                Transaction.reference.ilike(like), Transaction.category.ilike(like),
-            ))
-        if self.start:
-            stmt = stmt.where(Transaction.posted_at >= datetime.combine(self.start, datetime.min.time()))
-        if self.end:
-            stmt = stmt.where(Transaction.posted_at < datetime.combine(self.end + timedelta(days=1), datetime.min.time()))
-        if self.min_amount is not None:
-            stmt = stmt.where(func.abs(Transaction.amount) >= self.min_amount - 0.005)
-        if self.max_amount is not None:
-            stmt = stmt.where(func.abs(Transaction.amount) <= self.max_amount + 0.005)
-        if self.category:
-            stmt = stmt.where(Transaction.category == self.category)
-        if self.type == "debit":
-            stmt = stmt.where(Transaction.amount < 0)
-        elif self.type == "credit":
-            stmt = stmt.where(Transaction.amount > 0)
-        return stmt
-
-
-def _date(text: str) -> date | None:
-    try:
-        return date.fromisoformat(text.strip()) if text and text.strip() else None
-    except ValueError:
-        return None
-
-
-def _number(text: str) -> float | None:
-    try:
-        value = abs(float((text or "").strip().replace("$", "").replace(",", "")))
-    except ValueError:
-        return None
-    return value if value == value and value != float("inf") else None
-
-
-def _plain(value: float | None) -> str:
-    return "" if value is None else f"{value:.2f}"
 
 
 class Statement(BaseModel):

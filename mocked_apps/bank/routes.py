@@ -1,20 +1,27 @@
-"""Pages and form posts of the online bank. Form errors redirect back to the form's GET page with the
-typed values and `check=1`; the GET page re-runs the same validation, so no state lives in the browser."""
+"""Pages and form posts of the online bank. Lists, details and forms are the kit's generic pages (`kit.pages`)
+over the bank's models; what is the bank's own is the money flow (a form -> a pending review -> confirm or
+cancel), the overview and the statements. A form error goes back to the form's GET page with `check=1`,
+which re-runs the same validation, so no state lives in the browser."""
 
 from __future__ import annotations
 
 from datetime import date
 
-from fastapi import APIRouter, Form, HTTPException
+from fastapi import APIRouter, HTTPException
+from markupsafe import Markup
 from sqlmodel import func, select
 
 from mocked_apps.kit import Gym, GymDep
+from mocked_apps.kit.filters import dt, money
+from mocked_apps.kit.pages import (Choice, Column, DateRange, Input, Range, Search, Sign, Table, delete_action, detail_page,
+                                   form_page, set_field_action, table_page)
 
-from .ledger import AmountError, TxFilter, available, funds_error, parse_amount, post_transfer, statement, statement_months
-from .models import PAYEE_CATEGORIES, Account, Payee, Transaction, Transfer
+from .ledger import AmountError, available, funds_error, parse_amount, post_transfer, statement, statement_months
+from .models import PAYEE_CATEGORIES, Account, Payee, Transaction as Tx, Transfer
 
 router = APIRouter()
-PAGE_SIZE = 50
+METHODS = {"card": "Card purchase", "ach": "ACH", "bill_pay": "Online bill payment", "transfer": "Online transfer",
+           "wire": "Wire transfer", "check": "Check", "deposit": "Deposit", "fee": "Bank fee", "interest": "Interest"}
 
 
 def _accounts(gym: Gym) -> list[Account]:
@@ -25,167 +32,155 @@ def _payees(gym: Gym) -> list[Payee]:
     return list(gym.db.exec(select(Payee).order_by(func.lower(Payee.name), Payee.id)).all())
 
 
-def _int(text: str) -> int | None:
-    return int(text) if text and text.strip().isdigit() else None
+def _int(text: str) -> int:
+    return int(text) if text and text.strip().isdigit() else 0
+
+
+def amount(value: float) -> Markup:
+    return Markup('<span class="amt {}">{}</span>').format("debit" if value < 0 else "credit", money(value))
+
+
+def _day(when) -> Markup:
+    return Markup('{}<span class="muted year">, {}</span>').format(dt(when, "%b %d"), dt(when, "%Y"))
+
+
+def _status(t: Transfer) -> Markup:
+    return Markup('<span class="status {0}">{1}</span>').format(t.status, t.status.capitalize())
+
+
+def tx_table(names: bool = False, balance: bool = False) -> Table:
+    """Transaction lines: date, description (counterparty and reference under it), account, category, amount."""
+    return Table([
+        Column("Date", lambda t, c: _day(t.posted_at), cls="nowrap"),
+        Column("Description", "description", link=lambda t, c: f"/transactions/{t.id}",
+               sub=lambda t, c: " · ".join(x for x in (t.counterparty, t.reference) if x)),
+        *([Column("Account", lambda t, c: c["names"][t.account_id], cls="hide-sm")] if names else []),
+        Column("Category", "category", cls="hide-sm"), Column("Amount", lambda t, c: amount(t.amount), cls="right nowrap"),
+        *([Column("Balance", lambda t, c: money(t.balance_after), cls="right hide-sm nowrap")] if balance else []),
+    ], empty="No transactions match.")
+
+
+def _names(gym: Gym, ctx: dict | None = None) -> dict:
+    return {"names": {a.id: a.name for a in _accounts(gym)}, "url": gym.url}
 
 
 # ---- overview, accounts, transactions ------------------------------------------------------------------
 @router.get("/")
 def overview(gym: GymDep):
     accounts = _accounts(gym)
-    recent = gym.db.exec(select(Transaction).order_by(Transaction.posted_at.desc(), Transaction.id.desc()).limit(8)).all()
+    recent = gym.db.exec(select(Tx).order_by(Tx.posted_at.desc(), Tx.id.desc()).limit(8)).all()
     pending = gym.db.exec(select(Transfer).where(Transfer.status == "pending").order_by(Transfer.id)).all()
     cash = round(sum(a.balance for a in accounts if a.kind != "credit"), 2)
     owed = round(-sum(a.balance for a in accounts if a.kind == "credit"), 2)
-    return gym.render("overview.html", accounts=accounts, recent=recent, pending=pending, cash=cash, owed=owed,
-                      names={a.id: a.name for a in accounts}, available=available)
+    return gym.render("overview.html", accounts=accounts, pending=pending, cash=cash, owed=owed, available=available,
+                      recent=tx_table(names=True).html(recent, _names(gym)), names=_names(gym)["names"])
 
 
-def _transactions_page(gym: Gym, template: str, account: Account | None, page_text: str, **raw: str):
-    tx_filter = TxFilter.parse(**raw)
-    stmt = select(Transaction)
-    if account is not None:
-        stmt = stmt.where(Transaction.account_id == account.id)
-    stmt = tx_filter.apply(stmt)
-    total = gym.db.exec(select(func.count()).select_from(stmt.subquery())).one()
-    page = max(1, _int(page_text) or 1)
-    rows = gym.db.exec(stmt.order_by(Transaction.posted_at.desc(), Transaction.id.desc())
-                       .offset((page - 1) * PAGE_SIZE).limit(PAGE_SIZE)).all()
-    categories = sorted(set(gym.db.exec(select(Transaction.category).distinct()).all()) - {""})
-    accounts = _accounts(gym)
-    return gym.render(template, account=account, rows=rows, total=total, page=page, pages=max(1, -(-total // PAGE_SIZE)),
-                      f=tx_filter, categories=categories, accounts=accounts, names={a.id: a.name for a in accounts},
-                      available=available)
+TX_FILTERS = (Search([Tx.description, Tx.counterparty, Tx.reference, Tx.category], placeholder="Description, payee, reference"),
+              DateRange(Tx.posted_at), Range(Tx.amount), Choice("category", "Category", Tx.category, "All categories"), Sign(Tx.amount))
+TX_LIST = dict(model=Tx, order=(Tx.posted_at.desc(), Tx.id.desc()), filters=TX_FILTERS, noun=("transaction", "transactions"),
+               pager=("Newer transactions", "Older transactions"))
+table_page(router, "/transactions", title=lambda c: f"Transactions matching “{c['filters']['q']}”" if "q" in c["filters"]
+           else "All transactions", table=tx_table(names=True), context=_names, **TX_LIST)
+table_page(router, "/accounts/{account_id}", title=lambda c: c["account"].name, table=tx_table(balance=True),
+           where=lambda c: [Tx.account_id == c["account"].id], template="account.html", **TX_LIST,
+           context=lambda gym, c: {"account": gym.get(Account, _int(c["account_id"])), "accounts": _accounts(gym),
+                                   "available": available})
 
 
-@router.get("/accounts/{account_id}")
-def account_page(gym: GymDep, account_id: int, q: str = "", start: str = "", end: str = "", min_amount: str = "",
-                 max_amount: str = "", category: str = "", type: str = "", page: str = "1"):
-    account = gym.get(Account, account_id)
-    return _transactions_page(gym, "account.html", account, page, q=q, start=start, end=end, min_amount=min_amount,
-                              max_amount=max_amount, category=category, type=type)
+def _tx_facts(t: Tx, c: dict) -> list:
+    a, transfer = c["account"], c["transfer"]
+    made = [("Made online", Markup('<a href="{}">{} #{} details</a>').format(
+        c["url"](f"/transfers/{transfer.id}"), transfer.kind.capitalize(), transfer.id))] if transfer else []
+    return [("Type", "Credit (money in)" if t.amount > 0 else "Debit (money out)"), ("Posted", dt(t.posted_at, "%A, %B %d, %Y %H:%M")),
+            ("Account", Markup('<a href="{}">{}</a> {}').format(c["url"](f"/accounts/{a.id}"), a.name, a.number_masked)),
+            ("Counterparty", t.counterparty), ("Reference", t.reference), ("Method", METHODS.get(t.method, t.method)),
+            ("Balance after", money(t.balance_after)), ("Category", t.category or "Uncategorized"), *made]
 
 
-@router.get("/transactions")
-def all_transactions(gym: GymDep, q: str = "", start: str = "", end: str = "", min_amount: str = "", max_amount: str = "",
-                     category: str = "", type: str = "", page: str = "1"):
-    return _transactions_page(gym, "transactions.html", None, page, q=q, start=start, end=end, min_amount=min_amount,
-                              max_amount=max_amount, category=category, type=type)
-
-
-@router.get("/transactions/{tx_id}")
-def transaction_page(gym: GymDep, tx_id: int):
-    row = gym.get(Transaction, tx_id)
-    transfer = gym.db.get(Transfer, row.transfer_id) if row.transfer_id else None
-    categories = sorted(set(PAYEE_CATEGORIES) | {row.category} - {""})
-    return gym.render("transaction.html", tx=row, account=gym.get(Account, row.account_id), transfer=transfer,
-                      categories=categories)
-
-
-@router.post("/transactions/{tx_id}/category")
-def set_category(gym: GymDep, tx_id: int, category: str = Form("")):
-    row = gym.get(Transaction, tx_id)
-    row.category = category.strip()
-    gym.db.add(row)
-    return gym.done(f"/transactions/{tx_id}", notice="Category updated")
+detail_page(router, "/transactions/{row_id}", model=Tx, title=lambda t: t.description, facts_of=_tx_facts, template="transaction.html",
+            context=lambda gym, t, c: {"account": gym.get(Account, t.account_id), "amount": amount,
+                                       "transfer": gym.db.get(Transfer, t.transfer_id) if t.transfer_id else None,
+                                       "categories": sorted(set(PAYEE_CATEGORIES) | {t.category} - {""})})
+set_field_action(router, "/transactions/{row_id}/category", model=Tx, name="category", done=lambda t: f"/transactions/{t.id}",
+                 notice="Category updated")
 
 
 # ---- payees --------------------------------------------------------------------------------------------
-@router.get("/payees")
-def payees_page(gym: GymDep):
-    return gym.render("payees.html", payees=_payees(gym))
-
-
-def _payee_errors(gym: Gym, name: str, payee_id: int | None) -> dict[str, str]:
-    name = name.strip()
-    if not name:
+def _payee_errors(gym: Gym, values: dict, payee: Payee | None) -> dict[str, str]:
+    if not values["name"]:
         return {"name": "Enter the payee's name."}
-    clash = gym.db.exec(select(Payee).where(func.lower(Payee.name) == name.lower())).first()
-    if clash is not None and clash.id != payee_id:
+    clash = gym.db.exec(select(Payee).where(func.lower(Payee.name) == values["name"].lower())).first()
+    if clash is not None and clash.id != (payee.id if payee else None):
         return {"name": f"You already have a payee named {clash.name}."}
     return {}
 
 
-def _payee_form(gym: Gym, payee: Payee | None, check: str, name: str, account_ref: str, category: str):
-    values = {"name": name, "account_ref": account_ref, "category": category} if check or payee is None else {
-        "name": payee.name, "account_ref": payee.account_ref, "category": payee.category}
-    errors = _payee_errors(gym, values["name"], payee.id if payee else None) if check else {}
-    categories = sorted(set(PAYEE_CATEGORIES) | {values["category"]} - {""})
-    return gym.render("payee_form.html", payee=payee, values=values, errors=errors, categories=categories)
-
-
-@router.get("/payees/new")
-def new_payee(gym: GymDep, check: str = "", name: str = "", account_ref: str = "", category: str = ""):
-    return _payee_form(gym, None, check, name, account_ref, category)
-
-
-@router.post("/payees/new")
-def create_payee(gym: GymDep, name: str = Form(""), account_ref: str = Form(""), category: str = Form("")):
-    if _payee_errors(gym, name, None):
-        return gym.done("/payees/new", check=1, name=name, account_ref=account_ref, category=category)
-    payee = Payee(name=name.strip(), account_ref=account_ref.strip(), category=category.strip())
+def _save_payee(gym: Gym, values: dict, payee: Payee | None):
+    created = payee is None
+    payee = payee or Payee()
+    payee.name, payee.account_ref, payee.category = values["name"], values["account_ref"], values["category"]
     gym.db.add(payee)
     gym.db.flush()
-    return gym.done(f"/payees/{payee.id}", notice=f"Payee {payee.name} added")
+    return gym.done(f"/payees/{payee.id}", notice=f"Payee {payee.name} added" if created else "Payee updated")
 
 
-@router.get("/payees/{payee_id}")
-def payee_page(gym: GymDep, payee_id: int):
-    payee = gym.get(Payee, payee_id)
-    history = gym.db.exec(select(Transfer).where(Transfer.payee_id == payee_id).order_by(Transfer.id.desc())).all()
-    return gym.render("payee.html", payee=payee, history=history)
-
-
-@router.get("/payees/{payee_id}/edit")
-def edit_payee(gym: GymDep, payee_id: int, check: str = "", name: str = "", account_ref: str = "", category: str = ""):
-    return _payee_form(gym, gym.get(Payee, payee_id), check, name, account_ref, category)
-
-
-@router.post("/payees/{payee_id}/edit")
-def update_payee(gym: GymDep, payee_id: int, name: str = Form(""), account_ref: str = Form(""), category: str = Form("")):
-    payee = gym.get(Payee, payee_id)
-    if _payee_errors(gym, name, payee_id):
-        return gym.done(f"/payees/{payee_id}/edit", check=1, name=name, account_ref=account_ref, category=category)
-    payee.name, payee.account_ref, payee.category = name.strip(), account_ref.strip(), category.strip()
-    gym.db.add(payee)
-    return gym.done(f"/payees/{payee_id}", notice="Payee updated")
-
-
-@router.post("/payees/{payee_id}/delete")
-def delete_payee(gym: GymDep, payee_id: int):
-    payee = gym.get(Payee, payee_id)
-    for pending in gym.db.exec(select(Transfer).where(Transfer.payee_id == payee_id, Transfer.status == "pending")).all():
+def _cancel_pending(gym: Gym, payee: Payee) -> None:
+    for pending in gym.db.exec(select(Transfer).where(Transfer.payee_id == payee.id, Transfer.status == "pending")).all():
         pending.status = "cancelled"
         gym.db.add(pending)
-    gym.db.delete(payee)
-    return gym.done("/payees", notice=f"Payee {payee.name} deleted")
+
+
+PAYEE_INPUTS = (Input("name", "Payee name", required=True),
+                Input("account_ref", "Account number / reference", placeholder="Your account number with this payee"),
+                Input("category", "Category", "select", blank="No category",
+                      options=lambda gym, v: [(c, c) for c in sorted(set(PAYEE_CATEGORIES) | {v["category"]} - {""})]))
+PAYEE_FORM = dict(inputs=PAYEE_INPUTS, validate=_payee_errors, save=_save_payee, crumbs=[("Payees", "/payees")])
+form_page(router, "/payees/new", title="Add payee", submit="Add payee", cancel="/payees", **PAYEE_FORM)
+form_page(router, "/payees/{row_id}/edit", model=Payee, title=lambda p: f"Edit {p.name}", submit="Save payee",
+          cancel=lambda p: f"/payees/{p.id}", initial=lambda p: {"name": p.name, "account_ref": p.account_ref, "category": p.category},
+          **PAYEE_FORM)
+table_page(router, "/payees", model=Payee, title="Payees", order=(func.lower(Payee.name), Payee.id), actions=[("Add payee", "/payees/new")],
+           table=Table([Column("Name", "name", link=lambda p, c: f"/payees/{p.id}"),
+                        Column("Account / reference", "account_ref", cls="hide-sm"), Column("Category", "category", cls="hide-sm"),
+                        Column("Action", lambda p, c: Markup('<a class="button small" href="{}" aria-label="Pay {}">Pay</a>').format(
+                            c["url"]("/pay", payee=p.id), p.name), cls="right")], empty="No payees yet."))
+HISTORY = Table([Column("Date", lambda t, c: _day(t.confirmed_at or t.created_at), link=lambda t, c: f"/transfers/{t.id}", cls="nowrap"),
+                 Column("Memo", "memo"), Column("Status", lambda t, c: _status(t), cls="hide-sm"),
+                 Column("Amount", lambda t, c: money(t.amount), cls="right")])
+detail_page(router, "/payees/{row_id}", model=Payee, title=lambda p: p.name, template="payee.html", crumbs=[("Payees", "/payees")],
+            facts_of=lambda p, c: [("Account / reference", p.account_ref), ("Category", p.category)],
+            context=lambda gym, p, c: {"history": HISTORY.html(gym.db.exec(select(Transfer).where(Transfer.payee_id == p.id)
+                                       .order_by(Transfer.id.desc())).all(), c, empty=f"No payments to {p.name} yet.")})
+delete_action(router, "/payees/{row_id}/delete", model=Payee, done="/payees", notice=lambda p: f"Payee {p.name} deleted",
+              before=_cancel_pending)
 
 
 # ---- bill pay and transfers: form -> pending review -> confirm or cancel ----------------------------------
-def _money_errors(gym: Gym, from_account: str, amount: str) -> tuple[dict[str, str], Account | None, float | None]:
+def _money_errors(gym: Gym, values: dict) -> tuple[dict[str, str], Account | None]:
     errors: dict[str, str] = {}
-    source = gym.db.get(Account, _int(from_account)) if _int(from_account) else None
+    source = gym.db.get(Account, _int(values["from_account"]))
     if source is None:
         errors["from_account"] = "Choose the account to pay from."
     try:
-        value = parse_amount(amount)
+        value = parse_amount(values["amount"])
     except AmountError as err:
         errors["amount"], value = str(err), None
     if source is not None and value is not None and funds_error(source, value):
         errors["amount"] = funds_error(source, value)
-    return errors, source, value
+    return errors, source
 
 
-def _payment_errors(gym: Gym, from_account: str, payee: str, amount: str) -> dict[str, str]:
-    errors, _, _ = _money_errors(gym, from_account, amount)
-    if not (_int(payee) and gym.db.get(Payee, _int(payee))):
+def _payment_errors(gym: Gym, values: dict, _row=None) -> dict[str, str]:
+    errors, _ = _money_errors(gym, values)
+    if gym.db.get(Payee, _int(values["payee"])) is None:
         errors["payee"] = "Choose a payee."
     return errors
 
 
-def _transfer_errors(gym: Gym, from_account: str, to_account: str, amount: str) -> dict[str, str]:
-    errors, source, _ = _money_errors(gym, from_account, amount)
-    target = gym.db.get(Account, _int(to_account)) if _int(to_account) else None
+def _transfer_errors(gym: Gym, values: dict, _row=None) -> dict[str, str]:
+    errors, source = _money_errors(gym, values)
+    target = gym.db.get(Account, _int(values["to_account"]))
     if target is None:
         errors["to_account"] = "Choose the account to transfer to."
     elif source is not None and source.id == target.id:
@@ -193,52 +188,56 @@ def _transfer_errors(gym: Gym, from_account: str, to_account: str, amount: str) 
     return errors
 
 
-@router.get("/pay")
-def pay_form(gym: GymDep, check: str = "", from_account: str = "", payee: str = "", amount: str = "", memo: str = ""):
-    values = {"from_account": from_account or ("" if check else "1"), "payee": payee, "amount": amount, "memo": memo}
-    errors = _payment_errors(gym, from_account, payee, amount) if check else {}
-    return gym.render("pay.html", values=values, errors=errors, accounts=_accounts(gym), payees=_payees(gym),
-                      available=available)
-
-
-@router.post("/pay")
-def pay_submit(gym: GymDep, from_account: str = Form(""), payee: str = Form(""), amount: str = Form(""), memo: str = Form("")):
-    if _payment_errors(gym, from_account, payee, amount):
-        return gym.done("/pay", check=1, from_account=from_account, payee=payee, amount=amount, memo=memo)
-    target = gym.get(Payee, int(payee))
-    transfer = Transfer(kind="payment", from_account_id=int(from_account), payee_id=target.id, payee_name=target.name,
-                        amount=parse_amount(amount), memo=memo.strip(), status="pending", created_at=gym.now)
-    return _pending(gym, transfer)
-
-
-@router.get("/transfer")
-def transfer_form(gym: GymDep, check: str = "", from_account: str = "", to_account: str = "", amount: str = "", memo: str = ""):
-    values = {"from_account": from_account or ("" if check else "1"), "to_account": to_account or ("" if check else "2"), "amount": amount, "memo": memo}
-    errors = _transfer_errors(gym, from_account, to_account, amount) if check else {}
-    return gym.render("transfer_form.html", values=values, errors=errors, accounts=_accounts(gym), available=available)
-
-
-@router.post("/transfer")
-def transfer_submit(gym: GymDep, from_account: str = Form(""), to_account: str = Form(""), amount: str = Form(""),
-                    memo: str = Form("")):
-    if _transfer_errors(gym, from_account, to_account, amount):
-        return gym.done("/transfer", check=1, from_account=from_account, to_account=to_account, amount=amount, memo=memo)
-    transfer = Transfer(kind="transfer", from_account_id=int(from_account), to_account_id=int(to_account),
-                        amount=parse_amount(amount), memo=memo.strip(), status="pending", created_at=gym.now)
-    return _pending(gym, transfer)
-
-
-def _pending(gym: Gym, transfer: Transfer):
+def _pending(gym: Gym, values: dict, **fields):
+    transfer = Transfer(from_account_id=int(values["from_account"]), amount=parse_amount(values["amount"]), memo=values["memo"],
+                        status="pending", created_at=gym.now, **fields)
     gym.db.add(transfer)
     gym.db.flush()
     gym.advance()
     return gym.done(f"/transfers/{transfer.id}")
 
 
-@router.get("/transfers")
-def activity_page(gym: GymDep):
-    rows = gym.db.exec(select(Transfer).order_by(Transfer.created_at.desc(), Transfer.id.desc())).all()
-    return gym.render("activity.html", rows=rows, names={a.id: a.name for a in _accounts(gym)})
+def _pay(gym: Gym, values: dict, _row=None):
+    payee = gym.get(Payee, int(values["payee"]))
+    return _pending(gym, values, kind="payment", payee_id=payee.id, payee_name=payee.name)
+
+
+def _account_options(gym: Gym, _values=None) -> list[tuple[int, str]]:
+    return [(a.id, f"{a.name} {a.number_masked}") for a in _accounts(gym)]
+
+
+def _account(name: str, label: str, hint=None) -> Input:
+    return Input(name, label, "select", options=_account_options, blank="Choose an account", required=True, hint=hint)
+
+
+AMOUNT = Input("amount", "Amount", "money", placeholder="0.00", required=True)
+form_page(router, "/pay", title="Pay a bill", validate=_payment_errors, save=_pay, defaults={"from_account": "1"}, summary=True,
+          submit="Review payment", note="Nothing is sent until you confirm on the next page.", inputs=(
+              _account("from_account", "From account", lambda gym: "Available now: " + " · ".join(
+                  f"{a.name} {money(available(a))}" for a in _accounts(gym))),
+              Input("payee", "Payee", "select", blank="Choose a payee", required=True, link=("Not listed?", "Add a payee", "/payees/new"),
+                    options=lambda gym, v: [(p.id, f"{p.name} ({p.account_ref})" if p.account_ref else p.name) for p in _payees(gym)]),
+              AMOUNT, Input("memo", "Memo / reference", placeholder="e.g. invoice number", maxlength=80)))
+form_page(router, "/transfer", title="Transfer money", validate=_transfer_errors, defaults={"from_account": "1", "to_account": "2"},
+          save=lambda gym, v, _row: _pending(gym, v, kind="transfer", to_account_id=int(v["to_account"])), summary=True,
+          submit="Review transfer", note="Nothing moves until you confirm on the next page.", inputs=(
+              _account("from_account", "From"), _account("to_account", "To", lambda gym: "Balances now: " + " · ".join(
+                  f"{a.name} {money(-a.balance) + ' owed' if a.kind == 'credit' else money(a.balance)}" for a in _accounts(gym))),
+              AMOUNT, Input("memo", "Memo", placeholder="Optional", maxlength=80)))
+
+
+def _what(t: Transfer, c: dict) -> str:
+    return f"Payment to {t.payee_name}" if t.kind == "payment" else f"Transfer to {c['names'][t.to_account_id]}"
+
+
+table_page(router, "/transfers", model=Transfer, title="Payments & transfers", order=(Transfer.created_at.desc(), Transfer.id.desc()),
+           context=_names, actions=[("Pay a bill", "/pay"), ("Transfer money", "/transfer")], table=Table([
+               Column("Date", lambda t, c: _day(t.confirmed_at or t.created_at), cls="nowrap"),
+               Column("Details", _what, link=lambda t, c: f"/transfers/{t.id}", sub=lambda t, c: Markup(
+                   '{}<span class="show-sm"> · {}</span>').format(t.memo, t.status.capitalize())),
+               Column("From", lambda t, c: c["names"][t.from_account_id], cls="hide-sm"),
+               Column("Status", lambda t, c: _status(t), cls="hide-sm"), Column("Amount", lambda t, c: money(t.amount), cls="right nowrap"),
+           ], empty="No payments or transfers yet."))
 
 
 @router.get("/transfers/{transfer_id}")
@@ -248,9 +247,9 @@ def transfer_page(gym: GymDep, transfer_id: int, error: str = ""):
     target = gym.db.get(Account, transfer.to_account_id) if transfer.to_account_id else None
     payee = gym.db.get(Payee, transfer.payee_id) if transfer.payee_id else None
     problem = funds_error(source, transfer.amount) if transfer.status == "pending" else None
-    lines = gym.db.exec(select(Transaction).where(Transaction.transfer_id == transfer_id).order_by(Transaction.id)).all()
-    return gym.render("review.html", t=transfer, source=source, target=target, payee=payee, problem=problem, lines=lines, error=error,
-                      available=available)
+    lines = gym.db.exec(select(Tx).where(Tx.transfer_id == transfer_id).order_by(Tx.id)).all()
+    return gym.render("review.html", t=transfer, source=source, target=target, payee=payee, problem=problem, error=error,
+                      lines=lines and tx_table(balance=True).html(lines, _names(gym)), available=available)
 
 
 def _settled(gym: Gym, transfer: Transfer):
@@ -277,8 +276,7 @@ def cancel(gym: GymDep, transfer_id: int):
         return _settled(gym, transfer)
     transfer.status = "cancelled"
     gym.db.add(transfer)
-    what = "Payment" if transfer.kind == "payment" else "Transfer"
-    return gym.done("/transfers", notice=f"{what} cancelled; no money was moved")
+    return gym.done("/transfers", notice=f"{transfer.kind.capitalize()} cancelled; no money was moved")
 
 
 # ---- statements ----------------------------------------------------------------------------------------
@@ -297,4 +295,5 @@ def statement_page(gym: GymDep, account_id: int, month: str):
         raise HTTPException(404, f"No statement for {month}") from None
     if start not in statement_months(gym.db, account, gym.now):
         raise HTTPException(404, f"No {account.name} statement for {month}")
-    return gym.render("statement.html", s=statement(gym.db, account, start))
+    s = statement(gym.db, account, start)
+    return gym.render("statement.html", s=s, lines=tx_table(balance=True).html(s.lines, _names(gym)))
