@@ -1,0 +1,1 @@
+"""Ride: a deterministic ride-hailing app in the manner of DiDi (saved and recent places, vehicle classes with fare estimates, trips that follow the instance clock, receipts, ratings and tips, trip history)."""
