@@ -7,6 +7,7 @@ The same people as mail and the calendar (names and emails); times lie before th
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import datetime, timedelta
 
 from contracts.world import World
@@ -21,8 +22,9 @@ _REMARKS = ("Love this!", "Saving this for later", "How long did this take?", "T
 
 
 def handle(name: str) -> str:
-    """A person's handle: the name in lower case, dots between words."""
-    return ".".join(re.sub(r"[^a-z0-9 ]", "", name.lower()).split())
+    """A person's handle: the name in lower-case ASCII, dots between words ('Åke Östberg' -> 'ake.ostberg')."""
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    return ".".join(re.sub(r"[^a-z0-9 ]", "", ascii_name.lower()).split()) or "user"
 
 
 def _creators(world: World) -> tuple[list[dict], dict[str, int]]:
