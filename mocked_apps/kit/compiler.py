@@ -14,17 +14,24 @@ from pathlib import Path
 from types import ModuleType
 
 from contracts.world import World
+from mocked_apps.catalogue import SPECS
 
 from .archetypes import ROOT, build_router
+from .identity import IDENTITY_KEY, Identity, identity_seed
 from .manifest import AppManifest, PageSpec as ManifestPage
 from .package import AppPackage
 from .spec.derive import derive_families
+from .spec.extension import extension_folder, load_mount, stamp, template_dirs
 from .spec.files import read_spec
 from .spec.model import AppSpec, page_path, page_title
 from .spec.sample import sample_seed
 from .spec.tables import build_tables
 
 DEFAULT_CLOCK = "2026-03-02T09:00:00"
+DEFAULT_IDENTITY = {IDENTITY_KEY: [Identity(name="Alex Morgan", email="alex.morgan@northwind.example",
+                                            company="Northwind Studio").model_dump()]}
+"""Who a default seed signs in (the persona of the default world, as in every app's default seed); a world's
+projection signs in its own persona instead."""
 
 
 def manifest_of(spec: AppSpec) -> AppManifest:
@@ -49,23 +56,31 @@ def manifest_of(spec: AppSpec) -> AppManifest:
                        consequences=consequences)
 
 
-def compile_spec(spec: AppSpec, root: Path | None = None) -> AppPackage:
-    """The app package of a spec (tables, archetype routes, templates, default seed)."""
+def compile_spec(spec: AppSpec, root: Path | None = None, extension: Path | None = None) -> AppPackage:
+    """The app package of a spec (tables, archetype routes, templates, default seed), with the routes and templates
+    of its extension folder when given (`mocked_apps/kit/spec/extension.py`; without it, only the spec's own pages)."""
     tables = build_tables(spec)
     return AppPackage(
         manifest=manifest_of(spec),
         tables=tuple(tables.values()),
-        router=build_router(spec, tables),
+        router=build_router(spec, tables, load_mount(extension, spec.name) if extension else None),
         root=root or ROOT,
-        default_seed=sample_seed(spec, spec.sample_seed, datetime.fromisoformat(DEFAULT_CLOCK)),
+        default_seed={**sample_seed(spec, spec.sample_seed, datetime.fromisoformat(DEFAULT_CLOCK)), **DEFAULT_IDENTITY},
         default_clock=DEFAULT_CLOCK,
+        template_dirs=template_dirs(extension),
     )
 
 
-@functools.lru_cache(maxsize=None)
 def load_spec_package(path: str) -> AppPackage:
-    """The compiled package of a spec file, once per process."""
-    return compile_spec(read_spec(path))
+    """The compiled package of a spec file, once per process while neither it nor its extension changes."""
+    folder = extension_folder(read_spec(path), path)
+    return _load_spec_package(path, Path(path).stat().st_mtime_ns, stamp(folder))
+
+
+@functools.lru_cache(maxsize=None)
+def _load_spec_package(path: str, _mtime: int, _extension_stamp: tuple) -> AppPackage:
+    spec = read_spec(path)
+    return compile_spec(spec, extension=extension_folder(spec, path))
 
 
 
@@ -74,7 +89,7 @@ def projection(spec: AppSpec):
     """`project(world)` of a spec: sample rows seeded by the world's id, at the world's clock, with its people and orgs."""
 
     def project(world: World) -> dict[str, list[dict]]:
-        return sample_seed(spec, world.id, world.scenario.clock, world)
+        return {**sample_seed(spec, world.id, world.scenario.clock, world), **identity_seed(world.persona)}
 
     return project
 
@@ -86,10 +101,19 @@ def families_enabled() -> bool:
 
 
 def spec_part(ref: str, name: str) -> ModuleType | None:
-    """The module-like part `name` ('projection', 'families') of the compiled app at spec file `ref`, or None."""
-    if name == "families" and not families_enabled():
+    """The module-like part `name` ('projection', 'families') of the compiled app at spec file `ref`, or None.
+
+    The shipped catalogue's families wait for `GYMFACTORY_CATALOGUE=1`; a spec of one's own (`apps compile`,
+    `apps new`, `apps synthesize`) always brings its derived families."""
+    if name == "families" and not families_enabled() and Path(ref).resolve().parent == SPECS.resolve():
         return None
     return _spec_part(ref, name)
+
+
+def derived_families(ref: str) -> tuple:
+    """The families derived from the spec at `ref`, whatever `GYMFACTORY_CATALOGUE` says (synthesis asks for them
+    with `SynthConfig.catalogue`, `gymfactory run --catalogue`)."""
+    return tuple(getattr(_spec_part(ref, "families"), "FAMILIES", ()))
 
 
 @functools.lru_cache(maxsize=None)

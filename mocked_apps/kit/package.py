@@ -33,6 +33,7 @@ class AppPackage:
     default_seed: dict
     default_clock: str
     middleware: tuple = ()
+    template_dirs: tuple[Path, ...] = ()  # searched before templates_dir (a compiled spec's extension templates)
 
     @property
     def name(self) -> str:

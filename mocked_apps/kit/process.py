@@ -18,7 +18,7 @@ from mocked_apps.catalogue import compiled
 from .client import AdminClient
 from .host import HostError, SharedHost, sharing_enabled
 from .ports import free_port
-from .spec.files import is_spec
+from .spec.files import has_extension, is_spec
 from .server import TOKEN_HEADER
 
 
@@ -130,9 +130,8 @@ def _hosted_ref(app: str) -> str | None:
     """The spec file of a compiled app that a shared host should serve, or None (an app of its own process)."""
     if not sharing_enabled():
         return None
-    if is_spec(app):
-        return str(Path(app).resolve())
-    return compiled().get(app)
+    ref = str(Path(app).resolve()) if is_spec(app) else compiled().get(app)
+    return None if ref is None or has_extension(ref) else ref  # an extension's code gets a process of its own
 
 
 class HostedAppServer(AppServer):

@@ -147,7 +147,7 @@ class _ServerErrors:
 def _template_env(package: AppPackage) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.ChoiceLoader(
-            [jinja2.FileSystemLoader(package.templates_dir), jinja2.FileSystemLoader(KIT_DIR / "templates")]
+            [jinja2.FileSystemLoader([*package.template_dirs, package.templates_dir]), jinja2.FileSystemLoader(KIT_DIR / "templates")]
         ),
         autoescape=True,
         undefined=jinja2.StrictUndefined,

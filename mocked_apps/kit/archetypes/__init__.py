@@ -4,6 +4,7 @@ booking, calendar, chat, settings, map list, media) that compiled specs and hand
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
 from fastapi import APIRouter
 
@@ -30,15 +31,19 @@ MOUNTS = {"table": mount_table, "board": mount_board, "catalogue": mount_catalog
           "maplist": mount_maplist, "media": mount_media}
 
 
-def build_router(spec: AppSpec, tables: dict) -> APIRouter:
-    """Every page of the spec on one router: the home page, each page's archetype, and each entity's records."""
+def build_router(spec: AppSpec, tables: dict, extension: Callable | None = None) -> APIRouter:
+    """Every page of the spec on one router: the home page, each page's archetype, and each entity's records;
+    then the spec's extension `mount(app, router)` (its `custom` pages), after them so it adds and never replaces."""
     app = Compiled(spec=spec, tables=tables, nav=build_nav(spec))
     router = APIRouter()
     mount_home(app, router)
     for page in spec.pages:
-        MOUNTS[page.archetype](app, page, router)
+        if page.archetype != "custom":
+            MOUNTS[page.archetype](app, page, router)
     for e in spec.entities:
         mount_records(app, e, router)
+    if extension is not None:
+        extension(app, router)
     return router
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import yaml
@@ -15,6 +16,21 @@ SPEC_SUFFIXES = (".yaml", ".yml")
 def is_spec(ref) -> bool:
     """Whether a registry reference names a spec file (compiled) rather than an app package."""
     return str(ref).endswith(SPEC_SUFFIXES) and Path(ref).is_file()
+
+
+def has_extension(path: str | Path) -> bool:
+    """Whether the spec file declares an extension (code of its own, so a server process of its own)."""
+    path = Path(path)
+    return _declares_extension(str(path.resolve()), path.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=256)
+def _declares_extension(path: str, _mtime: int) -> bool:
+    try:
+        doc = yaml.safe_load(Path(path).read_text())
+    except (OSError, yaml.YAMLError):
+        return False
+    return isinstance(doc, dict) and bool(doc.get("extension"))
 
 
 def read_spec(path: str | Path) -> AppSpec:
@@ -35,4 +51,4 @@ def read_spec(path: str | Path) -> AppSpec:
 
 
 
-__all__ = ["SPEC_SUFFIXES", "is_spec", "read_spec"]
+__all__ = ["SPEC_SUFFIXES", "has_extension", "is_spec", "read_spec"]

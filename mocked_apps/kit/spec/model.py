@@ -10,7 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 FieldType = Literal["text", "longtext", "int", "number", "money", "date", "datetime", "bool", "choice", "phone",
                     "email", "address", "ref"]
 Archetype = Literal["table", "board", "catalogue", "feed", "booking", "calendar", "chat", "settings", "maplist",
-                    "media"]
+                    "media", "custom"]
+"""`custom`: a page of the spec's extension (its own route and template); the spec only names it for navigation."""
 _NAME = r"^[a-z][a-z0-9_]*$"
 
 
@@ -150,6 +151,10 @@ class AppSpec(_Frozen):
     world: dict[str, str] = Field(default_factory=dict, description="'entity.field' -> world concept ('people', 'orgs', "
                                   "'amounts', 'dates'): sample values drawn from the world a seed projects.")
     sample_seed: int = Field(default=7, description="Seed of the default sample data.")
+    extension: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$", description=(
+        "The escape hatch, for what the spec cannot express: a folder beside the spec file whose `routes.py` defines "
+        "`mount(app, router)` (app: the compiled spec and its tables, as archetypes get it) and whose `templates/` "
+        "are found before the archetypes'. Its pages are listed as `archetype: custom` (path and title)."))
 
     @field_validator("entities", mode="before")
     @classmethod
@@ -188,7 +193,9 @@ class AppSpec(_Frozen):
             if e.state_weights and len(e.state_weights) != len(e.states):
                 raise SpecError(f"{where}.state_weights: one weight per state")
         for i, p in enumerate(self.pages):
-            if p.archetype != "settings" and p.entity not in names:
+            if p.archetype == "custom":
+                _check_custom(self, i, p, names)
+            elif p.archetype != "settings" and p.entity not in names:
                 raise SpecError(f"pages[{i}] ({p.archetype}): entity {p.entity!r} is not declared")
         paths = [page_path(p) for p in self.pages]
         if len(set(paths)) != len(paths):
@@ -198,6 +205,25 @@ class AppSpec(_Frozen):
             if ent not in names or field not in {f.name for f in self.entity(ent).fields}:
                 raise SpecError(f"world.{key}: no such entity field")
         return self
+
+
+def _check_custom(spec: AppSpec, i: int, page: PageSpec, entities: set[str]) -> None:
+    """A custom page needs the extension that serves it, its own path and title, and a path no archetype route owns."""
+    where = f"pages[{i}] (custom)"
+    if not spec.extension:
+        raise SpecError(f"{where}: a custom page is served by the spec's extension; set `extension: FOLDER`")
+    if not page.path or not page.title:
+        raise SpecError(f"{where}: give it a `path` and a `title` (the extension's route and its navigation text)")
+    if page.entity is not None and page.entity not in entities:
+        raise SpecError(f"{where}: entity {page.entity!r} is not declared")
+    head = page.path.strip("/").split("/")[0]
+    if head in entities or head in ("settings", "_gym", "_app", "_kit", *ARCHETYPE_PREFIXES):
+        raise SpecError(f"{where}: path {page.path!r} is under a route the archetypes own (/{head}/...); choose another")
+
+
+ARCHETYPE_PREFIXES = ("board", "catalogue", "feed", "booking", "calendar", "chat", "maplist", "media", "cart", "checkout",
+                      "follow")
+"""First path segments of archetype routes (besides entity names): custom pages stay out of them."""
 
 
 def page_path(page: PageSpec) -> str:
