@@ -159,7 +159,7 @@ def _n(text):
 _WHY = {  # reason as the return form lists it -> how a person says it
     "Doesn't fit": ("it doesn't fit", "it's the wrong size for me"),
     "Changed my mind": ("I don't need it after all", "I changed my mind"),
-    "Damaged or defective": ("it arrived damaged", "it stopped working"),
+    "Damaged or defective": ("it arrived damaged", "it arrived faulty"),
     "Not as described": ("it's not what the listing described", "it looks nothing like the description"),
 }
 
