@@ -13,7 +13,11 @@ _NAMED = re.compile(r"^(?P<name>.*?)\s*<(?P<email>[^<>]+)>$")
 
 
 class FormError(ValueError):
-    """A field the person must fix; the message is shown above the form."""
+    """A field the person must fix: `field` names the form field, the message is shown under it."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
 
 
 @dataclass
@@ -70,25 +74,25 @@ class EventForm:
         """Validated Event fields (title, calendar_id, start, end, all_day, location, description)."""
         title = self.title.strip()
         if not title:
-            raise FormError("Add a title.")
+            raise FormError("title", "Add a title.")
         ids = {c.id for c in calendars}
         try:
             calendar_id = int(self.calendar_id)
         except ValueError:
             calendar_id = None
         if calendar_id not in ids:
-            raise FormError("Choose a calendar.")
+            raise FormError("calendar_id", "Choose a calendar.")
         start_day = _date(self.start_date, "start date")
         end_day = _date(self.end_date, "end date") if self.end_date.strip() else start_day
         if self.all_day:
             start, end = datetime.combine(start_day, time()), datetime.combine(end_day + timedelta(days=1), time())
             if end_day < start_day:
-                raise FormError("The end date must not be before the start date.")
+                raise FormError("end_date", "The end date must not be before the start date.")
         else:
             start = datetime.combine(start_day, _time(self.start_time, "start time"))
             end = datetime.combine(end_day, _time(self.end_time, "end time"))
             if end <= start:
-                raise FormError("The end must be after the start.")
+                raise FormError("end_time", "The end must be after the start.")
         return {
             "title": title,
             "calendar_id": calendar_id,
@@ -118,7 +122,7 @@ def parse_guests(text: str, directory: dict[str, str], organizer_email: str = ""
         name, email = (named["name"].strip().strip('"'), named["email"].strip()) if named else ("", item)
         email = email.lower()
         if not _EMAIL.match(email):
-            raise FormError(f"{item!r} is not an email address.")
+            raise FormError("guests", f"{item!r} is not an email address.")
         if email == organizer_email.lower() or email in guests:
             continue
         guests[email] = Guest(email=email, name=name or directory.get(email) or name_from_email(email))
@@ -139,11 +143,11 @@ def _date(value: str, what: str) -> date:
     try:
         return date.fromisoformat(value.strip())
     except ValueError:
-        raise FormError(f"Enter the {what} as YYYY-MM-DD.") from None
+        raise FormError(what.replace(" ", "_"), f"Enter the {what} as YYYY-MM-DD.") from None
 
 
 def _time(value: str, what: str) -> time:
     try:
         return time.fromisoformat(value.strip())
     except ValueError:
-        raise FormError(f"Enter the {what} as HH:MM.") from None
+        raise FormError(what.replace(" ", "_"), f"Enter the {what} as HH:MM.") from None

@@ -32,9 +32,8 @@ class Block:
 
     @property
     def width(self) -> float:
-        """Width, percent of the column; earlier lanes reach under later ones, as in Google Calendar."""
-        share = 100 / self.lanes
-        return share if self.lane == self.lanes - 1 else min(100 - self.left, share * 1.7)
+        """Width, percent of the column: overlapping events share it side by side, none covers another."""
+        return 100 / self.lanes
 
 
 @dataclass

@@ -192,7 +192,7 @@ def new_event(gym: GymDep, date: str | None = None, hour: int = 10, calendar: in
     calendars = _calendars(gym)
     day = _day(gym, date)
     form = EventForm.blank(day, hour, calendar or (calendars[0].id if calendars else None))
-    return _page(gym, "event_form.html", "new", day, form=form, event=None, error=None)
+    return _page(gym, "event_form.html", "new", day, form=form, event=None, errors={})
 
 
 @router.post("/event/new")
@@ -214,15 +214,24 @@ async def create_event(gym: GymDep, request: Request):
 
 @router.get("/event/{event_id}")
 def show_event(gym: GymDep, event_id: int):
-    event = gym.get(Event, event_id)
+    return _event_page(gym, gym.get(Event, event_id))
+
+
+def _event_page(gym: Gym, event: Event, values: dict | None = None, errors: dict[str, str] | None = None):
+    """An event, its guests and your answer; with `errors` the add-guest form is shown again (422, nobody added)."""
     user = _user(gym)
     guests = _guests(gym, event)
     mine = next((g for g in guests if g.email.lower() == user.email.lower()), None)
-    counts = {k: sum(1 for g in guests if g.rsvp == k) for k in ("yes", "no", "maybe", "pending")}
-    return _page(
-        gym, "event.html", "event", event.start.date(), event=event, guests=guests, mine=mine, counts=counts,
+    invited = [g for g in guests if g.email.lower() != event.organizer_email.lower()]
+    counts = {k: sum(1 for g in invited if g.rsvp == k) for k in ("yes", "no", "maybe", "pending")}
+    counts["yes"] += 1  # the organiser, listed first, is going
+    response = _page(
+        gym, "event.html", "event", event.start.date(), event=event, guests=invited, mine=mine, counts=counts,
+        headcount=len(invited) + 1, values=values or {}, errors=errors or {},
         is_organizer=event.organizer_email.lower() == user.email.lower(), answer_labels=ANSWERS,
     )
+    response.status_code = 422 if errors else 200
+    return response
 
 
 @router.get("/event/{event_id}/edit")
@@ -230,7 +239,7 @@ def edit_event(gym: GymDep, event_id: int):
     event = gym.get(Event, event_id)
     _own(gym, event)
     form = EventForm.of(event, [Guest(g.email, g.name) for g in _guests(gym, event)])
-    return _page(gym, "event_form.html", "edit", event.start.date(), form=form, event=event, error=None)
+    return _page(gym, "event_form.html", "edit", event.start.date(), form=form, event=event, errors={})
 
 
 @router.post("/event/{event_id}/edit")
@@ -283,15 +292,16 @@ def rsvp(gym: GymDep, event_id: int, answer: str = Form(), back: str = Form("", 
 def add_guest(gym: GymDep, event_id: int, email: str = Form(), name: str = Form("")):
     event = gym.get(Event, event_id)
     _own(gym, event)
+    typed = {"email": email, "name": name}
     try:
         found = parse_guests(f"{name} <{email}>" if name.strip() else email, _directory(gym))
     except FormError as err:
-        return gym.done(f"/event/{event.id}", notice=str(err))
+        return _event_page(gym, event, typed, {"email": str(err)})
     if not found or found[0].email == event.organizer_email.lower():
-        return gym.done(f"/event/{event.id}", notice="The organiser is already on the event.")
+        return _event_page(gym, event, typed, {"email": "The organiser is already on the event."})
     guest = found[0]
     if guest.email in {g.email.lower() for g in _guests(gym, event)}:
-        return gym.done(f"/event/{event.id}", notice=f"{guest.email} is already invited.")
+        return _event_page(gym, event, typed, {"email": f"{guest.email} is already invited."})
     gym.db.add(Invitee(event_id=event.id, email=guest.email, name=guest.name))
     return gym.done(f"/event/{event.id}", notice=f"Invited {guest.name}")
 
@@ -318,7 +328,10 @@ def _form_error(gym: Gym, form: EventForm, event: Event | None, err: FormError):
     """Re-show the form with what was typed and what to fix; nothing is saved."""
     gym.db.rollback()
     day = _day(gym, form.start_date) if _is_date(form.start_date) else gym.now.date()
-    return _page(gym, "event_form.html", "edit" if event else "new", day, form=form, event=event, error=str(err))
+    response = _page(gym, "event_form.html", "edit" if event else "new", day, form=form, event=event,
+                     errors={err.field: str(err)})
+    response.status_code = 422
+    return response
 
 
 def _is_date(value: str) -> bool:

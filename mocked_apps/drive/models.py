@@ -53,6 +53,10 @@ class File(AppModel, table=True):
         '{"columns": ["Category", "Amount"], "rows": [["Printing", "2500.00"], ["Hosting", "267.00"]]} — '
         "every cell a string, every row as long as columns. For 'invoice': an optional note (fields live in the invoice table).",
     )
+    size_kb: int = Field(
+        default=0, ge=0,
+        description="Size in KB of an invoice's or PDF's file, as uploaded; documents and tables are measured from their content.",
+    )
     starred: bool = Field(default=False, description="True when the user starred the file.")
     trashed: bool = Field(default=False, description="True while the file is in the trash.")
     created_at: NaiveDatetime = Field(description="When the file was created (ISO-8601, no time zone).")

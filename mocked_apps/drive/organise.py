@@ -21,18 +21,25 @@ def _back(item: Item, row: File | Folder) -> str:
 # ---- rename and move -------------------------------------------------------------------
 @router.get("/{item}/{item_id}/rename")
 def rename_page(gym: GymDep, item: Item, item_id: int):
-    row = item_row(gym, item, item_id)
+    return _rename_form(gym, item, item_row(gym, item, item_id))
+
+
+def _rename_form(gym: Gym, item: Item, row: File | Folder, errors: dict[str, str] | None = None):
+    """The rename form; with `errors` it is shown again (422, nothing renamed)."""
     folders = folders_of(gym)
     parent = row.folder_id if isinstance(row, File) else row.parent_id
-    return gym.render("rename.html", item=item, row=row, crumbs=chain(folders, parent), **nav(gym, folders))
+    response = gym.render("rename.html", item=item, row=row, crumbs=chain(folders, parent), errors=errors or {},
+                          **nav(gym, folders))
+    response.status_code = 422 if errors else 200
+    return response
 
 
 @router.post("/{item}/{item_id}/rename")
-def rename(gym: GymDep, item: Item, item_id: int, name: str = Form()):
+def rename(gym: GymDep, item: Item, item_id: int, name: str = Form("")):
     row = item_row(gym, item, item_id)
     name = clean_name(name)
     if not name:
-        return gym.done(f"{_back(item, row)}/rename", notice="A name can't be empty")
+        return _rename_form(gym, item, row, {"name": "A name can't be empty."})
     old, row.name = row.name, name
     touch(gym, row)
     return gym.done(_back(item, row), notice=f"Renamed “{old}” to “{name}”")
@@ -47,13 +54,19 @@ def _targets(folders: dict[int, Folder], item: Item, row: File | Folder) -> list
 
 @router.get("/{item}/{item_id}/move")
 def move_page(gym: GymDep, item: Item, item_id: int):
-    row = item_row(gym, item, item_id)
+    return _move_form(gym, item, item_row(gym, item, item_id))
+
+
+def _move_form(gym: Gym, item: Item, row: File | Folder, errors: dict[str, str] | None = None):
+    """The move form; with `errors` it is shown again (422, nothing moved)."""
     folders = folders_of(gym)
     parent = row.folder_id if isinstance(row, File) else row.parent_id
-    return gym.render(
-        "move.html", item=item, row=row, parent=parent, crumbs=chain(folders, parent),
+    response = gym.render(
+        "move.html", item=item, row=row, parent=parent, crumbs=chain(folders, parent), errors=errors or {},
         here=location(folders, parent), targets=_targets(folders, item, row), **nav(gym, folders),
     )
+    response.status_code = 422 if errors else 200
+    return response
 
 
 @router.post("/{item}/{item_id}/move")
@@ -62,7 +75,7 @@ def move(gym: GymDep, item: Item, item_id: int, folder: str = Form("")):
     folders = folders_of(gym)
     allowed = {value for value, _ in _targets(folders, item, row)}
     if folder not in allowed:
-        return gym.done(f"{_back(item, row)}/move", notice="You can't move it there")
+        return _move_form(gym, item, row, {"folder": "You can't move it there: choose another folder."})
     target = int(folder) if folder else None
     if isinstance(row, File):
         row.folder_id = target
@@ -149,25 +162,29 @@ def empty_trash(gym: GymDep):
 # ---- sharing ---------------------------------------------------------------------------
 @router.get("/file/{file_id}/share")
 def share_page(gym: GymDep, file_id: int):
-    file = gym.get(File, file_id)
+    return _share_form(gym, gym.get(File, file_id))
+
+
+def _share_form(gym: Gym, file: File, values: dict | None = None, errors: dict[str, str] | None = None):
+    """The share form and who has access; with `errors` it is shown again (422, nothing shared)."""
     folders = folders_of(gym)
     shares = gym.db.exec(select(Share).where(Share.file_id == file.id).order_by(Share.id)).all()
-    return gym.render(
-        "share.html", file=file, shares=shares, roles=ROLES, crumbs=chain(folders, file.folder_id), **nav(gym, folders)
+    response = gym.render(
+        "share.html", file=file, shares=shares, roles=ROLES, crumbs=chain(folders, file.folder_id),
+        values=values or {}, errors=errors or {}, **nav(gym, folders),
     )
+    response.status_code = 422 if errors else 200
+    return response
 
 
 @router.post("/file/{file_id}/share")
-def share(gym: GymDep, file_id: int, email: str = Form(), role: str = Form("viewer")):
+def share(gym: GymDep, file_id: int, email: str = Form(""), role: str = Form("viewer")):
     file = gym.get(File, file_id)
     email = email.strip().lower()
     back = f"/file/{file.id}/share"
-    if "@" not in email.strip("@") or " " in email:
-        return gym.done(back, notice=f"“{email}” is not an email address")
-    if role not in ROLES:
-        return gym.done(back, notice=f"Unknown role “{role}”")
-    if email == file.owner_email.lower():
-        return gym.done(back, notice=f"{email} owns this file")
+    problem = _share_problem(file, email, role)
+    if problem:
+        return _share_form(gym, file, {"email": email, "role": role}, problem)
     existing = gym.db.exec(select(Share).where(Share.file_id == file.id, Share.email == email)).first()
     if existing:
         existing.role = role
@@ -178,6 +195,16 @@ def share(gym: GymDep, file_id: int, email: str = Form(), role: str = Form("view
         notice = f"Shared with {email} as {role}"
     gym.advance()
     return gym.done(back, notice=notice)
+
+
+def _share_problem(file: File, email: str, role: str) -> dict[str, str]:
+    if "@" not in email.strip("@") or " " in email:
+        return {"email": f"“{email}” is not an email address."}
+    if role not in ROLES:
+        return {"role": f"Unknown role “{role}”."}
+    if email == file.owner_email.lower():
+        return {"email": f"{email} owns this file."}
+    return {}
 
 
 @router.post("/file/{file_id}/share/{share_id}/remove")

@@ -6,6 +6,7 @@ import json
 from datetime import datetime, time
 
 from contracts.world import World
+from mocked_apps.kit.documents import document_size_kb
 from mocked_apps.kit.identity import identity_seed
 
 
@@ -34,7 +35,8 @@ def project(world: World) -> dict[str, list[dict]]:
     def file(name: str, kind: str, path: str, owner: str, content: str, modified: datetime) -> int:
         fid = len(rows["file"]) + 1
         rows["file"].append({"id": fid, "name": name, "kind": kind, "folder_id": folder(path), "owner_email": owner,
-                             "content": content, "starred": False, "trashed": False,
+                             "content": content, "size_kb": document_size_kb(name) if kind in ("invoice", "pdf") else 0,
+                             "starred": False, "trashed": False,
                              "created_at": modified.isoformat(), "modified_at": modified.isoformat()})
         return fid
 

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import csv
+import io
+
 from fastapi import APIRouter, Form, HTTPException
+from fastapi.responses import Response
 from sqlmodel import col, select
 
 from mocked_apps.kit import Gym, GymDep
+from mocked_apps.kit.documents import invoice_text
+from mocked_apps.kit.pdf import text_pdf
 
-from . import organise
+from . import bulk, organise
 from .models import INVOICE_STATUSES, KINDS, File, Folder, Invoice, InvoiceLine, Share
 from .tree import (
     chain, clean_name, folders_of, grid, grid_json, hidden, location, me, nav,
-    searchable_text, totals, touch, visible_files,
+    searchable_text, size_label, totals, touch, visible_files,
 )
 
 router = APIRouter()
@@ -21,21 +27,22 @@ _NEW_KINDS = ("folder", "doc", "table")
 
 def _listing(gym: Gym, files: list[File], folders: dict[int, Folder], **values):
     """A flat list of files with their locations (Recent, Starred, Shared with me, Search)."""
-    return gym.render("listing.html", files=files, location=lambda fid: location(folders, fid), **values)
+    return gym.render("listing.html", files=files, location=lambda fid: location(folders, fid), size=size_label, **values)
 
 
 # ---- browsing --------------------------------------------------------------------------
 @router.get("/")
-def my_drive(gym: GymDep):
-    return _folder_page(gym, None)
+def my_drive(gym: GymDep, view: str = "list"):
+    return _folder_page(gym, None, view)
 
 
 @router.get("/folder/{folder_id}")
-def folder_page(gym: GymDep, folder_id: int):
-    return _folder_page(gym, gym.get(Folder, folder_id).id)
+def folder_page(gym: GymDep, folder_id: int, view: str = "list"):
+    return _folder_page(gym, gym.get(Folder, folder_id).id, view)
 
 
-def _folder_page(gym: Gym, folder_id: int | None):
+def _folder_page(gym: Gym, folder_id: int | None, view: str = "list", errors: dict[str, str] | None = None):
+    """A folder as a list or a grid of cards (`view`), with checkboxes for bulk actions; 422 with `errors`."""
     folders = folders_of(gym)
     current = folders.get(folder_id) if folder_id is not None else None
     subfolders = sorted(
@@ -45,15 +52,34 @@ def _folder_page(gym: Gym, folder_id: int | None):
         select(File).where(File.folder_id == folder_id, File.trashed == False)  # noqa: E712
     ).all()
     files = sorted(files, key=lambda f: f.name.lower())
-    return gym.render(
+    response = gym.render(
         "folder.html",
         folder=current,
         crumbs=chain(folders, folder_id),
         in_trash=hidden(folders, folder_id),
         subfolders=subfolders,
         files=files,
+        view="grid" if view == "grid" else "list",
+        size=size_label,
+        errors=errors or {},
+        move_targets=bulk.targets(folders),
         **nav(gym, folders),
     )
+    response.status_code = 422 if errors else 200
+    return response
+
+
+@router.post("/bulk")
+def bulk_action(gym: GymDep, op: str = Form(""), file: list[int] = Form([]), folder: str = Form(""),
+                here: str = Form(""), view: str = Form("list")):
+    """Star, unstar, move or trash the checked files of a folder page, all at once."""
+    here_id = int(here) if here.strip().isdigit() else None
+    try:
+        notice = bulk.apply(gym, op, [gym.get(File, i) for i in dict.fromkeys(file)], folder)
+    except bulk.BulkError as err:
+        gym.db.rollback()
+        return _folder_page(gym, here_id, view, {err.field: str(err)})
+    return gym.done(f"/folder/{here_id}" if here_id else "/", notice=notice, view=view if view == "grid" else None)
 
 
 @router.get("/file/{file_id}")
@@ -78,9 +104,57 @@ def file_page(gym: GymDep, file_id: int):
         lines=lines,
         statuses=INVOICE_STATUSES,
         shares=shares,
+        size=size_label(file),
         **values,
         **nav(gym, folders),
     )
+
+
+def _invoice_of(gym: Gym, file: File) -> tuple[Invoice | None, list[InvoiceLine]]:
+    invoice = gym.db.exec(select(Invoice).where(Invoice.file_id == file.id)).first()
+    if invoice is None:
+        return None, []
+    return invoice, list(gym.db.exec(select(InvoiceLine).where(InvoiceLine.invoice_id == invoice.id).order_by(InvoiceLine.id)).all())
+
+
+def _printed(gym: Gym, file: File) -> str:
+    """A file's text as its preview and download show it (an invoice printed from its fields)."""
+    invoice, lines = _invoice_of(gym, file)
+    if invoice is None:
+        return file.content
+    return invoice_text(invoice.number, invoice.vendor, invoice.bill_to, invoice.issue_date.isoformat(),
+                        invoice.due_date.isoformat(), [(ln.description, ln.quantity, ln.unit_price) for ln in lines],
+                        invoice.amount, invoice.currency)
+
+
+@router.get("/file/{file_id}/preview")
+def preview(gym: GymDep, file_id: int):
+    """A quick look at a file from a list: its contents read-only, with Open, Download and Close."""
+    file = gym.get(File, file_id)
+    folders = folders_of(gym)
+    columns, rows = grid(file.content) if file.kind == "table" else ([], [])
+    return gym.render(
+        "preview.html", file=file, text=_printed(gym, file) if file.kind != "table" else "", columns=columns, rows=rows,
+        size=size_label(file), back=f"/folder/{file.folder_id}" if file.folder_id else "/",
+        location=location(folders, file.folder_id), **nav(gym, folders),
+    )
+
+
+@router.get("/file/{file_id}/download")
+def download(gym: GymDep, file_id: int):
+    """The file itself: a PDF for invoices and PDFs, CSV for a table, plain text for a document."""
+    file = gym.get(File, file_id)
+    if file.kind in ("invoice", "pdf"):
+        name = file.name if file.name.lower().endswith(".pdf") else f"{file.name}.pdf"
+        body, media = text_pdf(file.name, _printed(gym, file)), "application/pdf"
+    elif file.kind == "table":
+        columns, rows = grid(file.content)
+        out = io.StringIO()
+        csv.writer(out).writerows([columns, *rows])
+        name, body, media = f"{file.name}.csv", out.getvalue(), "text/csv; charset=utf-8"
+    else:
+        name, body, media = f"{file.name}.txt", file.content, "text/plain; charset=utf-8"
+    return Response(body, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 @router.get("/recent")
@@ -144,12 +218,20 @@ def trash(gym: GymDep):
 # ---- creating and editing --------------------------------------------------------------
 @router.get("/new")
 def new_page(gym: GymDep, kind: str = "doc", folder: int | None = None):
+    return _new_form(gym, kind, folder)
+
+
+def _new_form(gym: Gym, kind: str, folder_id: int | None, values: dict | None = None, errors: dict | None = None):
+    """The create form; with `errors` it is shown again with what was typed (422, nothing created)."""
     folders = folders_of(gym)
     kind = kind if kind in _NEW_KINDS else "doc"
     choices = [(f.id, location(folders, f.id)) for f in folders.values() if not hidden(folders, f.id)]
-    return gym.render(
-        "new.html", kind=kind, folder_id=folder, choices=sorted(choices, key=lambda c: c[1].lower()), **nav(gym, folders)
+    response = gym.render(
+        "new.html", kind=kind, folder_id=folder_id, choices=sorted(choices, key=lambda c: c[1].lower()),
+        values=values or {}, errors=errors or {}, **nav(gym, folders),
     )
+    response.status_code = 422 if errors else 200
+    return response
 
 
 @router.post("/new")
@@ -167,7 +249,8 @@ def create(
     if folder_id is not None:
         gym.get(Folder, folder_id)
     if kind not in _NEW_KINDS or not name:
-        return gym.done("/new", notice="Give it a name", kind=kind, folder=folder_id)
+        return _new_form(gym, kind, folder_id, {"content": content, "columns": columns, "rows": rows},
+                         {"name": "Give it a name."})
     if kind == "folder":
         row = Folder(name=name, parent_id=folder_id, created_at=gym.now, modified_at=gym.now)
         gym.db.add(row)

@@ -1,4 +1,4 @@
-"""Pure helpers of the drive: the folder tree, table grids and their totals, the signed-in user."""
+"""Pure helpers of the drive: the folder tree, table grids and their totals, file sizes, the signed-in user."""
 
 from __future__ import annotations
 
@@ -133,3 +133,20 @@ def searchable_text(file: File, invoice: Invoice | None) -> str:
         body = file.content
     extra = [invoice.number, invoice.vendor, invoice.description] if invoice else []
     return " ".join([file.name, body, *extra])
+
+
+def size_bytes(file: File) -> int:
+    """A file's size: an uploaded invoice's or PDF's as stored, a document's or table's from its content."""
+    if file.kind in ("invoice", "pdf"):
+        return file.size_kb * 1024
+    return len(file.content.encode())
+
+
+def size_label(file: File) -> str:
+    """A size as Google Drive writes it: '740 bytes', '12 KB', '1.4 MB'."""
+    size = size_bytes(file)
+    if size < 1024:
+        return f"{size} byte{'' if size == 1 else 's'}"
+    if size < 1024 * 1024:
+        return f"{round(size / 1024)} KB"
+    return f"{size / 1024 / 1024:.1f} MB"

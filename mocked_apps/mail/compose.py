@@ -30,15 +30,16 @@ class ComposeForm:
     draft_id: int | None = None
 
 
-def _render(gym: Gym, form: ComposeForm, error: str = "", status: int = 200):
+def _render(gym: Gym, form: ComposeForm, errors: dict[str, str] | None = None):
+    """The compose page; with `errors` (field -> message) it is the form shown again, 422, nothing sent."""
     context = None
     if form.thread_id is not None:
         context = _last_message(gym, form.thread_id)
     response = mailbox.page(
-        gym, "compose.html", form=form, error=error, library=mailbox.library(gym.db), context=context,
+        gym, "compose.html", form=form, errors=errors or {}, library=mailbox.library(gym.db), context=context,
         contacts=gym.db.exec(select(Contact).order_by(Contact.name)).all(), people=mailbox.people(gym.db, mailbox.owner(gym)),
     )
-    response.status_code = status
+    response.status_code = 422 if errors else 200
     return response
 
 
@@ -154,9 +155,9 @@ def send(
         keep=tuple(files), thread_id=thread_id, draft_id=draft_id,
     )
     library = mailbox.library(gym.db)
-    error = _problem(to_list, cc_list, files, library, saving)
-    if error:
-        return _render(gym, replace(form, heading="Reply" if thread_id and not draft_id else form.heading), error, 422)
+    errors = _problems(to_list, cc_list, files, library, saving)
+    if errors:
+        return _render(gym, replace(form, heading="Reply" if thread_id and not draft_id else form.heading), errors)
 
     me = mailbox.owner(gym)
     if draft_id is not None:
@@ -190,16 +191,22 @@ def send(
     return gym.done(f"/thread/{t.id}", notice="Message sent.")
 
 
-def _problem(to: list[str], cc: list[str], files: list[str], library: dict[str, int], saving: bool) -> str:
+def _problems(to: list[str], cc: list[str], files: list[str], library: dict[str, Attachment], saving: bool) -> dict[str, str]:
+    """What stops the message going out, by field (a draft only needs its files to exist)."""
+    errors: dict[str, str] = {}
     unknown = [f for f in files if f not in library]
     if unknown:
-        return f"No document named {unknown[0]} to attach."
+        errors["attach"] = f"No document named {unknown[0]} to attach."
     if saving:
-        return ""
+        return errors
+    bad_to, bad_cc = mailbox.invalid_addresses(to), mailbox.invalid_addresses(cc)
     if not to:
-        return "Add at least one recipient in To."
-    bad = mailbox.invalid_addresses(to + cc)
-    return f"Not a valid email address: {bad[0]}" if bad else ""
+        errors["to"] = "Add at least one recipient in To."
+    elif bad_to:
+        errors["to"] = f"Not a valid email address: {bad_to[0]}"
+    if bad_cc:
+        errors["cc"] = f"Not a valid email address: {bad_cc[0]}"
+    return errors
 
 
 def _has_other(gym: Gym, thread_id: int, message_id: int) -> bool:
@@ -207,7 +214,7 @@ def _has_other(gym: Gym, thread_id: int, message_id: int) -> bool:
     return gym.db.exec(select(Message).where(Message.thread_id == thread_id, Message.id != message_id)).first() is not None
 
 
-def _attach(gym: Gym, msg: Message, files: list[str], library: dict[str, int]) -> None:
+def _attach(gym: Gym, msg: Message, files: list[str], library: dict[str, Attachment]) -> None:
     """Make the message's attachments exactly `files`, keeping rows that stay."""
     current = gym.db.exec(select(Attachment).where(Attachment.message_id == msg.id).order_by(Attachment.id)).all()
     for att in current:
@@ -216,4 +223,5 @@ def _attach(gym: Gym, msg: Message, files: list[str], library: dict[str, int]) -
     have = {a.filename for a in current}
     for name in files:
         if name not in have:
-            gym.db.add(Attachment(message_id=msg.id, filename=name, size_kb=library[name]))
+            source = library[name]
+            gym.db.add(Attachment(message_id=msg.id, filename=name, size_kb=source.size_kb, content=source.content))

@@ -92,11 +92,11 @@ def invalid_addresses(addresses: list[str]) -> list[str]:
     return [a for a in addresses if not _EMAIL.match(a)]
 
 
-def library(db: Session) -> dict[str, int]:
-    """Every document the user has as an attachment: filename -> size in KB (first seen)."""
-    files: dict[str, int] = {}
+def library(db: Session) -> dict[str, Attachment]:
+    """Every document the user has as an attachment: filename -> its first attachment (size and text to copy)."""
+    files: dict[str, Attachment] = {}
     for att in db.exec(select(Attachment).order_by(Attachment.id)):
-        files.setdefault(att.filename, att.size_kb)
+        files.setdefault(att.filename, att)
     return dict(sorted(files.items(), key=lambda kv: kv[0].lower()))
 
 

@@ -74,3 +74,7 @@ class Attachment(AppModel, table=True):
     message_id: int = Field(foreign_key="message.id", index=True, description="The message that carries it.")
     filename: str = Field(min_length=1, description="File name with extension, e.g. 'INV-2041.pdf'.")
     size_kb: int = Field(default=0, ge=0, description="Size in kilobytes, shown next to the name.")
+    content: str = Field(
+        default="",
+        description="The document's text as its preview shows it (an invoice's lines and total); empty when not known.",
+    )

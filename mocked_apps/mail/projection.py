@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from contracts.world import World
-from mocked_apps.kit.documents import document_size_kb
+from mocked_apps.kit.documents import document_size_kb, document_text
 from mocked_apps.kit.identity import identity_seed
 
 
@@ -47,5 +47,5 @@ def project(world: World) -> dict[str, list[dict]]:
             })
             for name in m.attachments:
                 rows["attachment"].append({"id": len(rows["attachment"]) + 1, "message_id": mid, "filename": name,
-                                           "size_kb": document_size_kb(name)})
+                                           "size_kb": document_size_kb(name), "content": document_text(world, name)})
     return rows

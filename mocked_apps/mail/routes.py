@@ -8,9 +8,11 @@ from __future__ import annotations
 from urllib.parse import parse_qsl, urlsplit
 
 from fastapi import APIRouter, Form, HTTPException
+from fastapi.responses import Response
 from sqlmodel import select
 
 from mocked_apps.kit import Gym, GymDep
+from mocked_apps.kit.pdf import text_pdf
 
 from . import mailbox
 from .compose import router as compose_router
@@ -90,6 +92,24 @@ def thread(gym: GymDep, thread_id: int):
         folder_path=f"/folder/{t.folder}" if t.folder in mailbox.VIEW_TITLES and t.folder != "inbox" else "/",
         unread=any(not m.read for m in msgs if not m.is_draft),
     )
+
+
+@router.get("/attachment/{attachment_id}")
+def attachment(gym: GymDep, attachment_id: int):
+    """An attachment opened: its text as a page, with the message it came with and a download link."""
+    att = gym.get(Attachment, attachment_id)
+    msg = gym.get(Message, att.message_id)
+    return page(gym, "attachment.html", att=att, message=msg, thread=gym.get(Thread, msg.thread_id))
+
+
+@router.get("/attachment/{attachment_id}/download")
+def download(gym: GymDep, attachment_id: int):
+    """The attachment as a file: a real PDF of its text for a .pdf, its text otherwise."""
+    att = gym.get(Attachment, attachment_id)
+    disposition = {"Content-Disposition": f'attachment; filename="{att.filename}"'}
+    if att.filename.lower().endswith(".pdf"):
+        return Response(text_pdf(att.filename, att.content), media_type="application/pdf", headers=disposition)
+    return Response(att.content, media_type="text/plain; charset=utf-8", headers=disposition)
 
 
 def _thread_messages(gym: Gym, t: Thread) -> list[Message]:
@@ -246,19 +266,26 @@ def empty_trash(gym: GymDep):
 # ---- labels ------------------------------------------------------------------------------
 @router.get("/labels")
 def labels(gym: GymDep):
+    return _labels_page(gym)
+
+
+def _labels_page(gym: Gym, values: dict[str, str] | None = None, errors: dict[str, str] | None = None):
+    """The labels page; with `errors` it is the new-label form shown again (422, nothing created)."""
     all_rows = mailbox.rows(gym)
     found = gym.db.exec(select(Label).order_by(Label.name)).all()
     totals = {lb.name: len(mailbox.with_label(all_rows, lb.name)) for lb in found}
-    return page(gym, "labels.html", all_rows=all_rows, labels=found, totals=totals)
+    response = page(gym, "labels.html", all_rows=all_rows, labels=found, totals=totals, values=values or {}, errors=errors or {})
+    response.status_code = 422 if errors else 200
+    return response
 
 
 @router.post("/labels")
-def create_label(gym: GymDep, name: str = Form()):
+def create_label(gym: GymDep, name: str = Form("")):
     name = " ".join(name.split())
     if not name:
-        return gym.done("/labels", notice="A label needs a name.")
+        return _labels_page(gym, {"name": name}, {"name": "A label needs a name."})
     if gym.db.exec(select(Label).where(Label.name == name)).first():
-        return gym.done("/labels", notice=f"A label named “{name}” already exists.")
+        return _labels_page(gym, {"name": name}, {"name": f"A label named “{name}” already exists."})
     count = len(gym.db.exec(select(Label)).all())
     gym.db.add(Label(name=name, color=_PALETTE[count % len(_PALETTE)]))
     return gym.done("/labels", notice=f"Label “{name}” created.")
@@ -277,16 +304,28 @@ def delete_label(gym: GymDep, label_id: int):
 # ---- contacts ----------------------------------------------------------------------------
 @router.get("/contacts")
 def contacts(gym: GymDep):
+    return _contacts_page(gym)
+
+
+def _contacts_page(gym: Gym, values: dict[str, str] | None = None, errors: dict[str, str] | None = None):
+    """The address book; with `errors` it is the new-contact form shown again (422, nothing added)."""
     found = gym.db.exec(select(Contact).order_by(Contact.name)).all()
-    return page(gym, "contacts.html", contacts=found)
+    response = page(gym, "contacts.html", contacts=found, values=values or {}, errors=errors or {})
+    response.status_code = 422 if errors else 200
+    return response
 
 
 @router.post("/contacts")
-def add_contact(gym: GymDep, name: str = Form(), email: str = Form(), organization: str = Form("")):
-    name, email = " ".join(name.split()), email.strip()
-    if not name or mailbox.invalid_addresses([email]):
-        return gym.done("/contacts", notice="A contact needs a name and a valid email address.")
-    if gym.db.exec(select(Contact).where(Contact.email == email)).first():
-        return gym.done("/contacts", notice=f"{email} is already in your contacts.")
-    gym.db.add(Contact(name=name, email=email, organization=organization.strip()))
+def add_contact(gym: GymDep, name: str = Form(""), email: str = Form(""), organization: str = Form("")):
+    name, email, organization = " ".join(name.split()), email.strip(), organization.strip()
+    errors = {}
+    if not name:
+        errors["name"] = "A contact needs a name."
+    if mailbox.invalid_addresses([email]):
+        errors["email"] = "Enter a valid email address, e.g. name@example.com."
+    elif gym.db.exec(select(Contact).where(Contact.email == email)).first():
+        errors["email"] = f"{email} is already in your contacts."
+    if errors:
+        return _contacts_page(gym, {"name": name, "email": email, "organization": organization}, errors)
+    gym.db.add(Contact(name=name, email=email, organization=organization))
     return gym.done("/contacts", notice=f"{name} added to contacts.")

@@ -41,6 +41,14 @@ class Drive:
         assert response.status_code == 303, (path, response.status_code, response.text[:500])
         return response
 
+    def refuse(self, path: str, **data) -> str:
+        """POST a form the drive must refuse: the form again (422) with a field error; the error's text."""
+        response = self.http.post(path, data=data)
+        assert response.status_code == 422, (path, response.status_code)
+        match = re.search(r'<p class="field-error" id="([a-z_]+)-error" role="alert">([^<]+)</p>', response.text)
+        assert match and f'aria-describedby="{match[1]}-error"' in response.text, response.text[-800:]
+        return match[2]
+
     def state(self) -> dict:
         return self.server.admin.state(self.id)
 
@@ -241,7 +249,7 @@ def test_rename_and_move_files_and_folders(drive):
     brief = drive.file("Brochure project brief")
     drive.post(f"/file/{brief['id']}/rename", name="Brochure brief (final)")
     assert drive.file("Brochure brief (final)")["id"] == brief["id"]
-    drive.post(f"/file/{brief['id']}/rename", name="   ")  # refused: names can't be empty
+    assert "empty" in drive.refuse(f"/file/{brief['id']}/rename", name="   ")  # names can't be empty
     assert drive.file("Brochure brief (final)")["id"] == brief["id"]
     marketing, invoices, finance = drive.folder("Marketing"), drive.folder("Invoices"), drive.folder("Finance")
     assert "Marketing" in drive.get(f"/file/{brief['id']}/move").text
@@ -252,8 +260,8 @@ def test_rename_and_move_files_and_folders(drive):
     drive.post(f"/folder/{invoices['id']}/rename", name="Vendor invoices")
     drive.post(f"/folder/{invoices['id']}/move", folder=str(marketing["id"]))
     assert drive.folder("Vendor invoices")["parent_id"] == marketing["id"]
-    drive.post(f"/folder/{finance['id']}/move", folder=str(finance["id"]))  # into itself: refused
-    drive.post(f"/folder/{marketing['id']}/move", folder=str(invoices["id"]))  # into its own child: refused
+    drive.refuse(f"/folder/{finance['id']}/move", folder=str(finance["id"]))  # into itself
+    drive.refuse(f"/folder/{marketing['id']}/move", folder=str(invoices["id"]))  # into its own child
     assert drive.folder("Finance")["parent_id"] is None and drive.folder("Marketing")["parent_id"] is None
     assert "My Drive / Marketing / Vendor invoices" in drive.get("/search?q=INV-2041").text
 
@@ -268,7 +276,7 @@ def test_share_change_role_and_unshare(drive):
     assert shares() == start | {("dana@harbourfoods.example", "editor")}
     for bad in [dict(email="not-an-email", role="viewer"), dict(email="x@y.example", role="owner"),
                 dict(email=agenda["owner_email"], role="editor")]:
-        drive.post(f"/file/{agenda['id']}/share", **bad)
+        drive.refuse(f"/file/{agenda['id']}/share", **bad)
     assert shares() == start | {("dana@harbourfoods.example", "editor")}
     page = drive.get(f"/file/{agenda['id']}/share").text
     assert 'aria-label="Remove dana@harbourfoods.example"' in page
