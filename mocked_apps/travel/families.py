@@ -213,7 +213,7 @@ class ChangeFlightDate(Family):
                           "Change my {a} flight from {when} to {new}; keep flight {number}.",
                           number=item.number, a=item.title, when=when_text(old), new=when_text(day))
         ctx = {"booking_id": item.row["id"], "ref": item.row["ref"], "day": day.isoformat(), "total": new_total,
-               "fee": round(item.row["change_fee"] + fee, 2), "due": due}
+               "fee": round(item.row["change_fee"] + fee, 2), "due_now": due}
         return self._req(instruction, ctx, [
             Criterion(id="moved", description=f"Booking {item.row['ref']} is confirmed on {day.isoformat()}, same flight and cabin."),
             Criterion(id="priced", description=f"Its fare is now {money(new_total)} and the change fee of {money(fee)} was charged."),
