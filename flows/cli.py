@@ -24,32 +24,19 @@ def _prefect_defaults() -> None:
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "180")  # 2 busy cores start it slowly
 
 
-def run(
-    out: Path = typer.Option(Path("runs/latest"), help="Output folder; rerunning with the same folder resumes."),
-    tasks: int = typer.Option(64, help="Tasks to synthesize before validation."),
-    concurrency: int = typer.Option(4, help="Browser sessions at once (with --runner ray: on each worker node)."),
-    runner: str = typer.Option("local", help="'local' (this machine) or 'ray' (validation and rollouts on a Ray cluster)."),
-    ray_address: str = typer.Option(None, help="With --runner ray: the Ray cluster's HOST:PORT (`ray start --head` prints it)."),
-    seed: int = typer.Option(0, help="Seed of worlds and synthesis."),
-    provider: str = typer.Option("template", help="'template' (offline) or an LLM provider (openai, anthropic)."),
-    agent: list[str] = typer.Option(["golden", "random"], help="Agents to roll out on the accepted tasks."),
-    train: bool = typer.Option(False, help="Add a short GRPO training stage and roll out the trained policy."),
-    fresh: bool = typer.Option(False, help="Start over instead of resuming finished stages."),
-    verbose: bool = typer.Option(False, help="Show Prefect's logs."),
-) -> None:
+def run(config: "PipelineConfig", verbose: bool = typer.Option(False, help="Show Prefect's logs.")) -> None:
     """Run the whole pipeline: worlds, tasks, validation, review, rollouts, dataset, report."""
-    from flows.options import run_config
+    from flows.options import check_run
 
-    config = run_config(out=out, tasks=tasks, concurrency=concurrency, seed=seed, provider=provider, agents=tuple(agent),
-                        train=train, fresh=fresh, runner=runner, ray_address=ray_address)  # a bad option is one line, before Prefect starts
-    if not fresh:
+    check_run(config)  # a bad option is one line, before Prefect starts
+    if not config.fresh:
         from flows.workdir import Workdir
 
-        Workdir(out).check()  # a corrupt stage marker or store is named (with --fresh as the way out) before Prefect starts
+        Workdir(config.out).check()  # a corrupt stage marker or store is named (with --fresh as the way out) before Prefect starts
     from flows.interrupt import on_ctrl_c, scratch_folder
 
     with scratch_folder() as scratch:
-        on_ctrl_c(out, scratch).install()  # Ctrl-C: one line (what was kept, how to resume), exit 130 within seconds
+        on_ctrl_c(config.out, scratch).install()  # Ctrl-C: one line (what was kept, how to resume), exit 130 within seconds
         _run(config, verbose)
 
 
@@ -123,5 +110,8 @@ def deployment_name(prefix: str, flow: str) -> str:
 
 
 def register(root: typer.Typer) -> None:
-    root.command("run")(run)
+    from contracts.options import config_options
+    from flows.config import RUN_OPTIONS, PipelineConfig
+
+    root.command("run")(config_options(PipelineConfig, names=RUN_OPTIONS)(run))
     root.add_typer(flows_app, name="flows")

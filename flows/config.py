@@ -8,23 +8,25 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from factory.tasks.synthesize import SynthConfig
-from factory.worlds.catalog import PERSONAS, SCENARIOS
+
+
+def _run_synthesis() -> SynthConfig:
+    """What `gymfactory run` synthesizes by default: the synthesis defaults, one world per persona x scenario."""
+    return SynthConfig(n=64, worlds_per_pair=1)
 
 
 class PipelineConfig(BaseModel):
-    """The whole pipeline: worlds -> tasks -> validation -> review -> rollouts -> dataset -> report."""
+    """The whole pipeline: worlds -> tasks -> validation -> review -> rollouts -> dataset -> report.
+
+    What to synthesize is the synthesis config itself (`synth`), not a copy of its fields: the CLI
+    flattens it into options (`--tasks`, `--seed`, `--family`, `--catalogue`, ...).
+    """
 
     model_config = ConfigDict(frozen=True)
 
     out: Path = Field(default=Path("runs/latest"), description="Output folder; a rerun with the same folder resumes.")
-    personas: tuple[str, ...] = Field(default=(), description=f"Fixture personas ({', '.join(PERSONAS)}) to build worlds from; "
-                                      "empty: generated personas, a new one per world.")
-    scenarios: tuple[str, ...] = Field(default=(), description=f"Catalogue scenarios ({len(SCENARIOS)}) to build worlds from; empty: all.")
-    worlds_per_pair: int = Field(default=1, ge=1, description="With fixture personas: worlds per persona x scenario.")
-    tasks: int = Field(default=64, ge=1, description="Tasks to synthesize before validation (about 98% pass).")
-    families: tuple[str, ...] | None = Field(default=None, description="Only these task families (default: all).")
+    synth: SynthConfig = Field(default_factory=_run_synthesis, description="Worlds and tasks to synthesize before validation.")
     provider: str = Field(default="template", description="Who writes golden/verifier code and reviews: 'template' (offline) or an LLM provider.")
-    seed: int = Field(default=0, description="Seed of worlds and synthesis; same seed, same tasks.")
     validation_runs: int = Field(default=2, ge=1, description="Full validation runs per task; verdicts must repeat.")
     concurrency: int = Field(default=4, ge=1, le=16, description="Browser sessions at once (validation and rollouts); "
                              "with runner 'ray', on each worker node.")
@@ -32,6 +34,12 @@ class PipelineConfig(BaseModel):
                                             "machine) or 'ray' (an environment worker on each node of a Ray cluster).")
     ray_address: str | None = Field(default=None, description="With runner 'ray': the Ray cluster's address "
                                     "(`ray start --head` prints it), e.g. 10.0.0.5:6379. See docs/scale.md.")
+    backend: Literal["local", "docker"] = Field(default="local", description="Where app servers run: 'local' (processes) or "
+                                                "'docker' (containers on loopback ports; docs/engines.md).")
+    store_url: str | None = Field(default=None, description="Trajectory store: a SQLite path or a postgresql:// URL shared by "
+                                  "every Ray worker (docs/engines.md); default OUT/rollouts/trajectories.db.")
+    objects_url: str | None = Field(default=None, description="Object store for screenshots: a folder or an s3:// URL "
+                                    "(docs/engines.md); default $GYMFACTORY_HOME/objects.")
     batch: int = Field(default=6, ge=1, description="Tasks per Prefect task (keep Prefect tasks coarse).")
     agents: tuple[str, ...] = Field(default=("golden", "random"), description="Agents rolled out on the accepted tasks.")
     attempts: int = Field(default=1, ge=1, description="Attempts per task and agent.")
@@ -46,16 +54,21 @@ class PipelineConfig(BaseModel):
     train_steps: int = Field(default=3, ge=0, description="GRPO steps of the training stage.")
     fresh: bool = Field(default=False, description="Ignore finished stages in `out` and start over.")
 
-    def synth_config(self) -> SynthConfig:
-        """The synthesis config of this pipeline: the one place its synthesis fields become a SynthConfig."""
-        return SynthConfig(n=self.tasks, personas=self.personas, scenarios=self.scenarios, worlds_per_pair=self.worlds_per_pair,
-                           families=self.families, seed=self.seed)
-
     @model_validator(mode="after")
     def _ray_needs_an_address(self) -> "PipelineConfig":
         if self.runner == "ray" and not self.ray_address:
-            raise ValueError("runner 'ray' needs ray_address: the address of a Ray cluster (`ray start --head` prints it)")
+            raise ValueError("--runner ray: needs --ray-address HOST:PORT (ray_address), the Ray cluster's address "
+                             "(`ray start --head` prints it; see docs/scale.md)")
         return self
+
+    def trajectory_store(self) -> str:
+        """The URL the rollouts write to: `store_url`, or the run folder's SQLite file."""
+        return self.store_url or str(Path(self.out) / "rollouts" / "trajectories.db")
+
+
+# the options of `gymfactory run`: field (or "synth.<field>") -> option, where it differs from --field-name
+RUN_OPTIONS = {"synth.n": "--tasks", "synth.families": "--family", "synth.personas": "--persona", "synth.scenarios": "--scenario",
+               "synth.apps": "--app", "agents": "--agent"}
 
 
 StageName = Literal["worlds", "synthesize", "validate", "review", "rollouts", "dataset", "report"]

@@ -98,7 +98,8 @@ def dataset_flow(config: PipelineConfig) -> dict:
     if (done := wd.done("dataset", inputs)) is not None:
         return done
     tasks = load_tasks(source) if source.stat().st_size else []
-    folder = export(tasks, wd.path("dataset", "x").parent, evidence=gather(wd.root),
-                    options=ExportOptions(reproduce=f"gymfactory run --tasks {config.tasks} --seed {config.seed} --provider {config.provider}"))
+    folder = export(tasks, wd.path("dataset", "x").parent, evidence=gather(wd.root, config.trajectory_store()),
+                    options=ExportOptions(reproduce=f"gymfactory run --tasks {config.synth.n} --seed {config.synth.seed} "
+                                               f"--provider {config.provider}" + (" --catalogue" if config.synth.catalogue else "")))
     link("dataset-folder", folder, "Dataset folder (Hub layout): load with datasets.load_dataset(path)")
     return wd.finish("dataset", inputs, {"rows": len(tasks), "path": str(folder)}, time.monotonic() - started)

@@ -14,13 +14,14 @@ _slots = threading.BoundedSemaphore(4)
 
 
 @contextmanager
-def environment(concurrency: int) -> Iterator[EnvironmentManager]:
-    """Open (or reuse) the shared manager for the duration of a flow; `concurrency` browser slots."""
+def environment(concurrency: int, backend: str = "local", objects_url: str | None = None) -> Iterator[EnvironmentManager]:
+    """Open (or reuse) the shared manager for the duration of a flow; `concurrency` browser slots, app servers on
+    `backend`, screenshots at `objects_url` (default `$GYMFACTORY_HOME/objects`)."""
     global _manager, _slots
     with _lock:
         owner = _manager is None
         if owner:
-            _manager = EnvironmentManager()
+            _manager = EnvironmentManager(backend=backend, screenshots=objects_url)
             _slots = threading.BoundedSemaphore(concurrency)
         manager = _manager
     try:

@@ -20,7 +20,7 @@ from contracts.taskfiles import load_tasks, save_tasks
 from contracts.status import SCORED
 from contracts.task import Task
 from factory.diagnosis.targeting import TargetConfig
-from factory.tasks.synthesize import SynthConfig, synthesize
+from factory.tasks.synthesize import synthesize
 from factory.verifiers.validate import accepted_task
 from runtime.agents import AgentOptions
 from runtime.dashboard.data import TrajectoryView, rate_rows
@@ -71,11 +71,11 @@ def loop_flow(config: LoopConfig) -> dict:
         return done
     store_path = wd.path("loop", "trajectories.db")
     rounds: list[dict] = []
-    with environment(config.concurrency):
+    with environment(config.concurrency, config.backend, config.objects_url):
         base = wd.path("loop", "base.jsonl")
         if not base.is_file():
-            synth = SynthConfig(n=config.base_tasks + config.heldout_tasks, personas=config.personas, scenarios=config.scenarios,
-                                worlds_per_pair=max(config.worlds_per_pair, 4), families=config.families, seed=config.seed)
+            synth = config.synth.model_copy(update={"n": config.base_tasks + config.heldout_tasks,
+                                                    "worlds_per_pair": max(config.synth.worlds_per_pair, 4)})
             save_tasks(_validated(synthesize(synth), config), base)
         pool = load_tasks(base)
         heldout, train = pool[: config.heldout_tasks], pool[config.heldout_tasks :]
@@ -89,8 +89,9 @@ def loop_flow(config: LoopConfig) -> dict:
                 held = view.attempts(run=f"loop-r{r}-heldout")
                 by_cap = {b.key: b.success_rate for b in rate_rows(held, "capability")}
                 scored = [a for a in held if a.outcome is not None and a.outcome.status in SCORED]
-                target = TargetConfig(n=config.new_tasks, seed=config.seed * 1000 + 100 + r, personas=config.personas,
-                                      scenarios=config.scenarios, distractor_rate=config.distractor_rate, families=config.families)
+                target = TargetConfig(n=config.new_tasks, seed=config.synth.seed * 1000 + 100 + r, personas=config.synth.personas,
+                                      scenarios=config.synth.scenarios, distractor_rate=config.distractor_rate,
+                                      families=config.synth.families)
                 runs = tuple(f"loop-r{k}-train" for k in range(1, r + 1))
                 summary = regenerate_version(store_path, config.agent, runs, target, wd.path("loop", f"round-{r}", "x").parent,
                                              config.validation_runs, config.concurrency, config.batch, parent=str(config.out))

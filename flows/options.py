@@ -2,16 +2,13 @@
 
 Names (provider, agents) get did-you-mean from their registries, and only names offered to users pass
 (test-only plug-ins such as the `scripted` provider do not); each agent is built once, so one that lacks
-its model or key says so; values get the config's own constraints.
+its model or key says so. The values' own constraints are the config's (the options are generated from it).
 """
 
 from __future__ import annotations
 
 import socket
 from pathlib import Path
-from typing import Any
-
-from pydantic import ValidationError
 
 from factory.providers import check_provider
 from contracts.errors import InputError
@@ -19,37 +16,27 @@ from runtime.agents import AgentOptions, check_agent, make_agent
 
 from .config import PipelineConfig
 
-# PipelineConfig field -> the `gymfactory run` option that sets it
-OPTION = {"out": "--out", "tasks": "--tasks", "concurrency": "--concurrency", "seed": "--seed", "provider": "--provider",
-          "agents": "--agent", "train": "--train", "fresh": "--fresh", "runner": "--runner", "ray_address": "--ray-address"}
-
 
 class BadOption(InputError, ValueError):
     """An option value of `gymfactory run` that cannot work; the message names the option and the fix."""
 
 
-def run_config(**options: Any) -> PipelineConfig:
-    """The pipeline config of these `gymfactory run` options, or BadOption / UnknownName before anything starts."""
-    check_provider(options["provider"])
-    for agent in options["agents"]:
+def check_run(config: PipelineConfig) -> PipelineConfig:
+    """What the config's types cannot say, checked before anything starts: the provider and agents exist (each
+    agent is built once, so one that lacks its model or key says so), the Ray cluster answers, `--out` is a folder."""
+    check_provider(config.provider)
+    for agent in config.agents:
         check_agent(agent)
         try:  # an agent that lacks its model or key says so now, not as a traceback in the rollouts stage
             make_agent(agent, AgentOptions()).close()
         except ValueError as err:
             raise BadOption(f"--agent {agent}: {err}") from None
-    if options.get("runner") == "ray":
-        _check_ray_address(options.get("ray_address"))
-    out = Path(options["out"])
+    if config.runner == "ray":
+        _check_ray_address(config.ray_address)
+    out = Path(config.out)
     if out.exists() and not out.is_dir():
         raise BadOption(f"--out {out}: it is a file; pass a folder (a new one, or a run folder to resume)")
-    try:
-        return PipelineConfig(**options)
-    except ValidationError as err:
-        first = err.errors()[0]
-        field = str(first["loc"][0]) if first["loc"] else ""
-        value = options.get(field, first.get("input"))
-        shown = " ".join(map(str, value)) if isinstance(value, (tuple, list)) else value
-        raise BadOption(f"{OPTION.get(field, field)} {shown}: {first['msg'].lower()}") from None
+    return config
 
 
 def _check_ray_address(address: str | None) -> None:

@@ -104,8 +104,9 @@ def regenerate_flow(config: RegenerateConfig) -> dict:
         raise ValueError(f"{store} has no attempts of an agent other than golden to diagnose")
     existing = sorted(int(p.name[1:]) for p in wd.root.joinpath("regenerated").glob("v*") if p.name[1:].isdigit())
     version = (existing[-1] + 1) if existing else 1
-    target = TargetConfig(n=config.new_tasks, seed=config.seed * 1000 + version, personas=config.personas, scenarios=config.scenarios,
-                          distractor_rate=config.distractor_rate, families=config.families)
+    synth = config.synth
+    target = TargetConfig(n=config.new_tasks, seed=synth.seed * 1000 + version, personas=synth.personas, scenarios=synth.scenarios,
+                          distractor_rate=config.distractor_rate, families=synth.families)
     summary = regenerate_version(store, agent, None, target, wd.path("regenerated", f"v{version}", "x").parent, config.validation_runs,
                                  config.concurrency, config.batch, parent=str(config.out), llm=default_llm() if config.use_llm else None)
     table("regenerate-profile", summary["profile"], f"Weakness profile of {agent} (weakest first)")

@@ -69,7 +69,8 @@ def rollouts_flow(config: PipelineConfig, tasks_file: str = "tasks/reviewed.json
         print(f"{stage}: already done, skipping")
         return done
     tasks = load_tasks(source) if source.stat().st_size else []
-    store_url = str(wd.path("rollouts", "trajectories.db"))
+    wd.path("rollouts", "x")  # the folder of the agents' results, whichever store holds the trajectories
+    store_url = config.trajectory_store()
     TrajectoryStore(store_url).close()  # create the tables once, before batches open it from several threads
     by_agent: dict[str, list[AttemptResult]] = {}
     with fanout(config) as pool:

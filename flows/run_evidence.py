@@ -42,8 +42,9 @@ class RunEvidence(BaseModel):
     too_easy: tuple[str, ...] = Field(default=(), description="Tasks the difficulty filter dropped (random agent solved them).")
 
 
-def gather(run: Path) -> RunEvidence:
-    """Read the evidence of the run folder `run`; missing files mean no evidence of that kind."""
+def gather(run: Path, store_url: str | None = None) -> RunEvidence:
+    """Read the evidence of the run folder `run` and its trajectory store (default the folder's own SQLite file);
+    missing files mean no evidence of that kind."""
     tasks = run / "tasks"
     validation: dict[str, ValidationResult] = {}
     if (tasks / "validation.jsonl").is_file():
@@ -56,19 +57,19 @@ def gather(run: Path) -> RunEvidence:
     # demonstrations have one source each: the validation's golden run (actions), replaced by a successful
     # golden rollout where there is one (the same actions, each with the observation it acted on)
     demos = {tid: [DemoStep(action=a) for a in r.golden_actions] for tid, r in validation.items() if r.accepted}
-    demos.update(_observed_golden_runs(run / "rollouts" / "trajectories.db", attempts.get("golden", [])))
+    demos.update(_observed_golden_runs(store_url or str(run / "rollouts" / "trajectories.db"), attempts.get("golden", [])))
     too_easy = tuple(json.loads((tasks / "too_easy.json").read_text())) if (tasks / "too_easy.json").is_file() else ()
     return RunEvidence(validation=validation, attempts=attempts, demonstrations=demos, too_easy=too_easy)
 
 
-def _observed_golden_runs(db: Path, golden: list[AttemptResult]) -> dict[str, list[DemoStep]]:
+def _observed_golden_runs(store_url: str, golden: list[AttemptResult]) -> dict[str, list[DemoStep]]:
     """Successful golden rollouts read from the trajectory store: each action with the observation it acted on."""
     winners = {r.task_id: r.attempt_id for r in golden if r.success}
-    if not winners or not db.is_file():
+    if not winners or ("://" not in store_url and not Path(store_url).is_file()):
         return {}
     from runtime.store import TrajectoryStore
 
-    store = TrajectoryStore(str(db))
+    store = TrajectoryStore(store_url)
     try:
         out = {}
         for task_id, attempt_id in winners.items():

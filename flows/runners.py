@@ -39,12 +39,14 @@ def fanout(config: PipelineConfig) -> Iterator["RayPool | None"]:
     """The runner of a flow's batches for its duration: None for `local`, the Ray pool for `ray`."""
     global _pool
     if config.runner == "local":
-        with environment(config.concurrency):
+        with environment(config.concurrency, config.backend, config.objects_url):
             yield None
         return
     from runtime.ray_pool import RayPool, RayPoolConfig  # Ray (seconds to import) only when asked for
 
-    with RayPool(RayPoolConfig(address=config.ray_address, sessions=config.concurrency)) as pool:
+    pool_config = RayPoolConfig(address=config.ray_address, sessions=config.concurrency, backend=config.backend,
+                                objects_url=config.objects_url)
+    with RayPool(pool_config) as pool:
         _pool = pool
         try:
             yield pool

@@ -26,12 +26,14 @@ class SynthesisFailed(RuntimeError):
 def synthesis_flow(config: PipelineConfig) -> dict:
     """worlds -> tasks/synthesized.jsonl."""
     wd, started = Workdir(config.out), time.monotonic()
-    inputs = [config.tasks, config.families, config.provider, config.seed, config.personas, config.scenarios, config.worlds_per_pair]
+    synth = config.synth
+    inputs = [synth.n, synth.families, config.provider, synth.seed, synth.personas, synth.scenarios, synth.worlds_per_pair]
+    if synth.catalogue or synth.apps is not None:  # a run without them fingerprints as before, so it still resumes
+        inputs += [synth.catalogue, synth.apps]
     if (done := wd.done("synthesize", inputs)) is not None:
         print(f"synthesize: already done ({done['tasks']} tasks), skipping")
         return done
     author = Author() if config.provider == "template" else LLMAuthor(get_provider(config.provider))
-    synth = config.synth_config()
     failures: list[str] = []
     dropped: list[str] = []
     tasks = synthesize(synth, author, failures=failures, dropped=dropped)

@@ -24,12 +24,12 @@ def train_stage(config: PipelineConfig) -> dict:
     if not source.is_file():
         source = wd.path("tasks", "reviewed.jsonl")
     train_config = TrainConfig(tasks=source, out=wd.path("train", "x").parent, init_tiny=True, sft_epochs=config.train_sft_epochs,
-                               grpo_steps=config.train_steps, group_size=4, tasks_per_step=2, seed=config.seed,
+                               grpo_steps=config.train_steps, group_size=4, tasks_per_step=2, seed=config.synth.seed,
                                concurrency=config.concurrency, resume=(wd.path("train", "x").parent / "checkpoints").is_dir())
-    inputs = [Workdir.fingerprint(source.read_text()), config.train_sft_epochs, config.train_steps, config.seed]
+    inputs = [Workdir.fingerprint(source.read_text()), config.train_sft_epochs, config.train_steps, config.synth.seed]
     if (done := wd.done("train", inputs)) is not None:
         return done
-    with environment(config.concurrency) as manager:
+    with environment(config.concurrency, config.backend, config.objects_url) as manager:
         report = train(train_config, log=print, manager=manager)
     steps = [{"step": s.get("step"), "reward": s.get("reward_mean"), "success": s.get("success_rate"), "k3": s.get("k3")}
              for s in report.steps]

@@ -17,13 +17,13 @@ from .workdir import Workdir
 def worlds_flow(config: PipelineConfig) -> dict:
     """The pool's first worlds (generated personas x the catalogue, or fixture personas x scenarios x seeds) -> worlds/<id>.json."""
     wd, started = Workdir(config.out), time.monotonic()
-    inputs = [config.personas, config.scenarios, config.worlds_per_pair, config.seed, config.tasks]
+    synth = config.synth
+    inputs = [synth.personas, synth.scenarios, synth.worlds_per_pair, synth.seed, synth.n]
     if (done := wd.done("worlds", inputs)) is not None:
         print(f"worlds: already built ({done['worlds']}), skipping")
         return done
     rows = []
-    synth = config.synth_config()
-    for w in worlds(synth, limit=-(-config.tasks // synth.tasks_per_world)):  # the worlds synthesis draws from first
+    for w in worlds(synth, limit=-(-synth.n // synth.tasks_per_world)):  # the worlds synthesis draws from first
         wd.path("worlds", f"{w.id}.json").write_text(w.model_dump_json(indent=1))
         rows.append({"world": w.id, "scenario": w.scenario.id, "locale": w.persona.locale, "people": len(w.people), "invoices": len(w.invoices),
                      "meetings": len(w.meetings), "messages": len(w.messages), "transactions": len(w.transactions)})

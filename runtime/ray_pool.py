@@ -33,7 +33,9 @@ __all__ = ["Job", "PoolStats", "RayPool", "RayPoolConfig", "RayPoolError", "Work
 I = TypeVar("I")
 R = TypeVar("R")
 _LOST = (RayActorError, ActorUnavailableError)  # the worker died or cannot be reached: its items are lost
-_PASSED_ENV = (UNSAFE_ENV, "GYMFACTORY_HOME", "GYMFACTORY_APP_PATH")  # what every worker must see as the driver does
+# what every worker must see as the driver does: the apps, and the S3-compatible object store's endpoint and keys
+_PASSED_ENV = (UNSAFE_ENV, "GYMFACTORY_HOME", "GYMFACTORY_APP_PATH", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3", "AWS_ACCESS_KEY_ID",
+               "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_DEFAULT_REGION")
 
 
 class RayPoolError(RuntimeError):
@@ -50,6 +52,9 @@ class RayPoolConfig(BaseModel):
     max_workers: int | None = Field(default=None, ge=1, description="Use at most this many nodes (default: every node with CPUs).")
     retries: int = Field(default=2, ge=0, description="Times an item lost with a dead worker is retried on another.")
     start_timeout_s: float = Field(default=300.0, gt=0, description="Deadline for the workers to be ready (app code imported).")
+    backend: str = Field(default="local", description="Where each worker runs its app servers: 'local' or 'docker'.")
+    objects_url: str | None = Field(default=None, description="Object store every worker writes screenshots to (an s3:// URL "
+                                    "when the nodes are separate machines); default each node's $GYMFACTORY_HOME/objects.")
 
 
 class WorkerInfo(BaseModel):
@@ -89,10 +94,10 @@ class Job(Protocol[I, R]):
 class _EnvWorker:
     """The Ray actor: an environment manager on its node, running jobs' items in threads."""
 
-    def __init__(self, name: str, env: dict[str, str]):
+    def __init__(self, name: str, env: dict[str, str], backend: str = "local", objects_url: str | None = None):
         os.environ.update(env)
         self.name = name
-        self.manager = EnvironmentManager()
+        self.manager = EnvironmentManager(backend=backend, screenshots=objects_url)
 
     def info(self) -> WorkerInfo:
         ctx = ray.get_runtime_context()
@@ -193,7 +198,7 @@ class RayPool:
             actors.append(cls.options(
                 name=None, num_cpus=0, max_concurrency=self.config.sessions + 2, max_restarts=0, max_task_retries=0,
                 scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False),
-            ).remote(f"worker{i}@{node['NodeManagerAddress']}", env))
+            ).remote(f"worker{i}@{node['NodeManagerAddress']}", env, self.config.backend, self.config.objects_url))
         try:
             infos = ray.get([a.info.remote() for a in actors], timeout=self.config.start_timeout_s)
         except GetTimeoutError:

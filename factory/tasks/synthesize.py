@@ -15,7 +15,7 @@ from factory.worlds.pool import WorldPool
 from factory.worlds.seeds import seeds_for
 
 from .diversity import DEFAULT_THRESHOLD, NearDuplicateIndex, fingerprint
-from .families import FAMILIES
+from .families import FAMILIES, with_catalogue
 from contracts.taskfiles import save_tasks as save_jsonl
 from contracts.family import Family, Requirements, lookup
 from contracts.task import Task, TaskMeta
@@ -35,6 +35,8 @@ class SynthConfig(BaseModel):
                                             "from which a task of the same family is a near-duplicate and is dropped; 1 drops exact repeats only.")
     apps: tuple[str, ...] | None = Field(default=None, description="Only families whose apps are all in this set.")
     families: tuple[str, ...] | None = Field(default=None, description="Only these families (names).")
+    catalogue: bool = Field(default=False, description="Also the families derived from the compiled catalogue apps' specs "
+                            "(41 apps, docs/compiler.md); off: the hand-made apps' families only.")
     seed: int = Field(default=0, description="Seed of the whole synthesis; same seed -> same tasks.")
 
 
@@ -52,7 +54,8 @@ class Author:
 
 
 def select_families(config: SynthConfig) -> list[Family]:
-    chosen = [lookup(FAMILIES, n) for n in config.families] if config.families else list(FAMILIES.values())
+    known = with_catalogue() if config.catalogue else FAMILIES
+    chosen = [lookup(known, n) for n in config.families] if config.families else list(known.values())
     if config.apps is not None:
         chosen = [f for f in chosen if set(f.apps) <= set(config.apps)]
     if not chosen:

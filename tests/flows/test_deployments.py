@@ -20,7 +20,8 @@ from tests.support.local_hub import LocalHub
 
 ROOT = Path(__file__).resolve().parents[2]
 # one toy config for every deployment: two tasks, one validation run, the smallest training stage
-TOY = dict(tasks=2, families=["drive.rename_document", "mail.star_invoice_email"], personas=["alex"], scenarios=["month_end"],
+TOY = dict(synth=dict(n=2, families=["drive.rename_document", "mail.star_invoice_email"], personas=["alex"], scenarios=["month_end"],
+                     worlds_per_pair=1),
            validation_runs=1, concurrency=2, batch=2, agents=["golden", "random"], max_steps=4, golden_sample=2,
            train_sft_epochs=1, train_steps=1)
 # every stage deployment after the pipeline, in pipeline order, with the marker it writes (report writes report.json)

@@ -15,9 +15,9 @@ FAMILIES = ("bank.transfer_to_savings", "calendar.rsvp_yes", "drive.rename_docum
 
 
 def test_three_rounds_target_the_weak_capability(prefect_server, tmp_path):
-    config = LoopConfig(out=tmp_path / "run", rounds=3, agent="flawed-confirm", agents=("flawed-confirm",), families=FAMILIES,
-                        personas=("alex",), scenarios=("month_end",), base_tasks=4, heldout_tasks=3, new_tasks=6,
-                        validation_runs=1, concurrency=2, batch=3, max_steps=30, seed=3, screenshots=False)
+    config = LoopConfig(out=tmp_path / "run", rounds=3, agent="flawed-confirm", agents=("flawed-confirm",),
+                        synth=dict(families=FAMILIES, personas=("alex",), scenarios=("month_end",), seed=3), base_tasks=4, heldout_tasks=3, new_tasks=6,
+                        validation_runs=1, concurrency=2, batch=3, max_steps=30, screenshots=False)
     started = time.monotonic()
     summary = loop_flow(config)
     seconds = time.monotonic() - started

@@ -12,8 +12,9 @@ from flows.config import PipelineConfig
 from flows.pipeline import pipeline
 from tests.support.scripted_llm import Reply, ScriptedLLM
 
-TOY = dict(tasks=3, families=("drive.rename_document", "mail.star_invoice_email", "calendar.rsvp_yes"),
-           personas=("alex",), scenarios=("month_end",), validation_runs=1, concurrency=2, batch=2,
+SYNTH = dict(n=3, families=("drive.rename_document", "mail.star_invoice_email", "calendar.rsvp_yes"), personas=("alex",),
+             scenarios=("month_end",), worlds_per_pair=1)
+TOY = dict(synth=SYNTH, validation_runs=1, concurrency=2, batch=2,
            agents=("golden", "random"), max_steps=6, easy_above=0.5)
 
 
@@ -48,7 +49,7 @@ def test_failing_stage_marks_the_run_failed_keeps_outputs_and_resumes(prefect_se
     with ScriptedLLM([Reply(text="overloaded", status=500)] * 40) as llm:
         monkeypatch.setenv("OPENAI_BASE_URL", llm.openai_base_url)
         monkeypatch.setenv("OPENAI_API_KEY", "test")
-        failing = PipelineConfig(out=out, provider="openai", **{**TOY, "tasks": 1, "agents": ()})
+        failing = PipelineConfig(out=out, provider="openai", **{**TOY, "synth": {**SYNTH, "n": 1}, "agents": ()})
         state = pipeline(failing, return_state=True)
     assert state.is_failed()
     assert "no task" in state.message or "provider" in str(state.result(raise_on_failure=False))
@@ -56,6 +57,6 @@ def test_failing_stage_marks_the_run_failed_keeps_outputs_and_resumes(prefect_se
     assert worlds_marker.is_file() and list((out / "worlds").glob("*.json"))
     first = worlds_marker.read_text()
 
-    resumed = pipeline(PipelineConfig(out=out, **{**TOY, "tasks": 1, "agents": ()}))
+    resumed = pipeline(PipelineConfig(out=out, **{**TOY, "synth": {**SYNTH, "n": 1}, "agents": ()}))
     assert worlds_marker.read_text() == first  # the finished stage was not run again
     assert resumed["stages"]["synthesize"]["tasks"] == 1

@@ -39,6 +39,6 @@ def test_the_pipeline_form_has_the_runner_and_its_address():
     fields = schema["definitions"]["PipelineConfig"]["properties"]
     assert fields["runner"]["enum"] == ["local", "ray"] and fields["runner"]["default"] == "local"
     assert "ray start --head" in fields["ray_address"]["description"]
-    with pytest.raises(ValidationError, match="needs ray_address"):  # the form refuses what the command refuses
+    with pytest.raises(ValidationError, match="needs --ray-address"):  # the form refuses what the command refuses
         PipelineConfig(runner="ray")
     assert PipelineConfig(runner="ray", ray_address="10.0.0.5:6379").ray_address == "10.0.0.5:6379"

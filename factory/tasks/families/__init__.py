@@ -50,4 +50,14 @@ class _Families(Mapping[str, Family]):
 
 FAMILIES: Mapping[str, Family] = _Families()
 
-__all__ = ["APP_FAMILIES", "CROSS", "FAMILIES"]
+
+def with_catalogue() -> dict[str, Family]:
+    """FAMILIES and the families derived from every compiled catalogue app's spec (`SynthConfig.catalogue`)."""
+    from mocked_apps.catalogue import compiled
+    from mocked_apps.kit.compiler import derived_families
+
+    derived = {f.name: f for ref in compiled().values() for f in derived_families(ref)}
+    return dict(FAMILIES.items()) | derived
+
+
+__all__ = ["APP_FAMILIES", "CROSS", "FAMILIES", "with_catalogue"]
