@@ -89,6 +89,21 @@ def _delete_all(server: AppServer, ids: list[str]) -> None:
         server.admin.delete(instance_id)
 
 
+def _print_lines(app: str, at: str | None, out: Path | None) -> None:
+    from bench.lines import app_lines
+
+    counted = app_lines(app, at)
+    table = Table("file", "lines")
+    for name, n in sorted(counted.files.items()):
+        table.add_row(name, str(n))
+    Console().print(table)
+    files, total = counted.authored
+    extra = "".join(f"; generated, not counted: {name} ({n} lines)" for name, n in counted.generated.items())
+    typer.echo(f"{app} ({counted.at}): {files} files, {total} lines written{extra}")
+    if out:
+        out.write_text(counted.model_dump_json(indent=2))
+
+
 def main(
     rows: Annotated[int, typer.Option(help="Rows in the instance's seed (the largest table is cloned to reach it).")] = 1000,
     instances: Annotated[int, typer.Option(help="Fresh instances to create, sequentially and with 8 clients.")] = 1000,
@@ -97,7 +112,12 @@ def main(
     out: Annotated[Path | None, typer.Option(help="Write the numbers as JSON here.")] = None,
     compiled: Annotated[int, typer.Option(help="Instead: bench N catalogue apps compiled from specs (checker time, memory of serving them at once).")] = 0,
     checks: Annotated[int, typer.Option(help="With --compiled: how many of them to run the checker on.")] = 3,
+    lines: Annotated[str, typer.Option(help="Instead: the files and lines an author wrote for this app (mocked_apps/APP/, generated seed apart).")] = "",
+    at: Annotated[str, typer.Option(help="With --lines: count the folder at this commit (e.g. the #13 baseline 8b43953).")] = "",
 ) -> None:
+    if lines:
+        _print_lines(lines, at or None, out)
+        return
     if compiled:
         from bench.compiled import bench_compiled
 
