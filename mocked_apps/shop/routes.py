@@ -83,7 +83,7 @@ def add(gym: GymDep, product: str = Form(""), colour: str = Form(""), size: str 
 
 @router.get("/cart")
 def cart_page(gym: GymDep):
-    return gym.render("cart.html", cart=read_cart(gym.db))
+    return gym.render("cart.html", cart=read_cart(gym.db), swatch=COLOURS)
 
 
 @router.post("/cart/{line_id}/{change}")
