@@ -331,3 +331,33 @@ def test_week_view_in_chromium_and_create_an_event_through_the_ui(server):
         finally:
             browser.close()
             server.admin.delete(iid)
+
+
+# ---- as a new user tries it: overlaps, whole titles, the guest count, the phone week -------------------------
+def test_browser_overlaps_titles_guest_count_and_phone_week(server):
+    from mocked_apps.kit.testing import Client, browser_pages
+
+    with Client(server) as app, browser_pages() as pages:
+        kickoff, courier = _event(app.state(), "Harbour Foods kickoff"), _event(app.state(), "Courier pickup: signed contracts")
+        invited = len(_guests(app.state(), kickoff["id"]))
+        for form_factor, page in pages:
+            page.goto(app.url("/week?date=2026-03-04"))
+            chips = [page.locator(f".tg-day a.chip[href$='/event/{e['id']}']") for e in (kickoff, courier)]
+            left, right = (c.bounding_box() for c in chips)
+            assert left["x"] + left["width"] <= right["x"] + 1, (form_factor, "overlapping events sit side by side")
+            assert chips[1].get_attribute("title").startswith("Courier pickup: signed contracts · 14:30 – 15:00")
+            if form_factor == "mobile":
+                days = page.locator(".tg-day")
+                assert days.first.bounding_box()["width"] >= 90, "three readable days, not seven slivers"
+                assert page.evaluate("document.documentElement.scrollWidth") <= 390, "only the grid scrolls sideways"
+                page.locator("#tg-scroll").evaluate("el => el.scrollBy(400, 0)")
+                assert page.locator(".tg-hours").bounding_box()["x"] < 60, "the hours stay in view"
+                tabs = page.locator("nav.sidenav a")
+                assert all(tabs.nth(i).bounding_box()["x"] + tabs.nth(i).bounding_box()["width"] <= 390
+                           for i in range(tabs.count())), "no tab is cut off at the edge"
+            else:
+                page.goto(app.url(f"/event/{kickoff['id']}"))
+                heading = page.get_by_role("heading", name=re.compile(r"^Guests \(\d+\)$")).inner_text()
+                listed = page.locator("ul.guests > li").count()
+                assert heading == f"Guests ({invited + 1})" and listed == invited + 1  # the organiser is a guest too
+        assert pages.errors == []

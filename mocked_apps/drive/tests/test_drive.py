@@ -395,3 +395,44 @@ def test_browser_desktop_and_phone_rename_through_the_ui(server):
         finally:
             browser.close()
     drive.http.close()
+
+
+# ---- as a new user tries it: sizes, grid, multi-select, preview ------------------------------------------------
+def test_browser_sizes_grid_multi_select_and_preview(server):
+    from mocked_apps.kit.testing import Client, browser_pages
+
+    with Client(server) as app, browser_pages(("desktop",)) as pages:
+        invoices = next(f for f in app.state()["folder"] if f["name"] == "Invoices")
+        before = {f["name"]: f for f in app.state()["file"]}
+        for _, page in pages:
+            page.goto(app.url(f"/folder/{invoices['id']}"))
+            row = page.locator("table.files tr").filter(has=page.get_by_role("link", name="INV-2041.pdf", exact=True))
+            assert row.locator("td.size").inner_text() == f"{before['INV-2041.pdf']['size_kb']} KB"
+            page.get_by_role("link", name="Grid view").click()
+            assert page.locator("li.tile:not(.folder-tile)").count() == sum(
+                f["folder_id"] == invoices["id"] and not f["trashed"] for f in before.values())
+            page.get_by_label("Select INV-3307.pdf").check()
+            page.get_by_label("Select INV-88213.pdf").check()
+            page.get_by_role("button", name="Star", exact=True).click()
+            assert page.get_by_role("status").inner_text() == "2 files starred" and "view=grid" in page.url
+            page.get_by_role("link", name="Preview INV-3307.pdf").click()
+            preview = page.get_by_role("region", name="Preview of INV-3307.pdf").inner_text()
+            assert "INVOICE INV-3307" in preview and "Total due (USD): 560.50" in preview
+        assert pages.errors == []
+        starred = {f["name"] for f in app.state()["file"] if f["starred"]}
+        assert starred == {n for n, f in before.items() if f["starred"]} | {"INV-3307.pdf", "INV-88213.pdf"}
+
+
+def test_bulk_actions_move_and_trash_and_refuse_an_empty_selection(drive):
+    inv = drive.folder("Invoices")
+    ids = [drive.file("INV-2041.pdf")["id"], drive.file("INV-3307.pdf")["id"]]
+    before = drive.state()
+    assert "Select at least one file" in drive.refuse("/bulk", op="star", here=str(inv["id"]))
+    assert "Choose an action" in drive.refuse("/bulk", op="rename", file=ids, here=str(inv["id"]))
+    assert drive.state() == before
+    marketing = drive.folder("Marketing")
+    drive.post("/bulk", op="move", file=ids, folder=str(marketing["id"]), here=str(inv["id"]))
+    assert {drive.file(n)["folder_id"] for n in ("INV-2041.pdf", "INV-3307.pdf")} == {marketing["id"]}
+    drive.post("/bulk", op="trash", file=ids, here=str(marketing["id"]))
+    assert all(drive.file(n)["trashed"] for n in ("INV-2041.pdf", "INV-3307.pdf"))
+    assert drive.file("INV-88213.pdf")["trashed"] is False

@@ -317,3 +317,44 @@ def test_browser_inbox_both_sizes_and_reply_through_the_ui(server):
         assert errors == []
     finally:
         server.admin.delete(iid)
+
+
+# ---- as a new user tries it: opening reads, attachments open, forms show field errors --------------------------
+LUNCH = "Invoice INV-3307 – team lunch on Feb 24"  # thread 22: unread, carries INV-3307.pdf
+
+
+def test_browser_opening_a_thread_reads_it_and_its_attachment_opens(server):
+    from mocked_apps.kit.testing import Client, browser_pages
+
+    with Client(server) as app, browser_pages(("desktop",)) as pages:
+        for _, page in pages:
+            page.goto(app.url("/"))
+            row = page.locator("li.row").filter(has=page.get_by_role("link", name=LUNCH, exact=True))
+            assert "unread" in row.get_attribute("class")
+            page.get_by_role("link", name=LUNCH, exact=True).click()
+            assert all(m["read"] for m in _messages(app.state(), 22))  # the GET of the thread read it
+            page.get_by_role("link", name="INV-3307.pdf", exact=True).click()
+            preview = page.get_by_role("article", name="Preview of INV-3307.pdf").inner_text()
+            assert "INVOICE INV-3307" in preview and "Total due (USD): 560.50" in preview
+            with page.expect_download() as download:
+                page.get_by_role("link", name="Download INV-3307.pdf").click()
+            assert download.value.suggested_filename == "INV-3307.pdf"
+            assert Path(download.value.path()).read_bytes().startswith(b"%PDF-1.4")
+            page.get_by_role("link", name="Inbox").click()
+            row = page.locator("li.row").filter(has=page.get_by_role("link", name=LUNCH, exact=True))
+            assert "unread" not in row.get_attribute("class")
+        assert pages.errors == []
+
+
+def test_forms_refuse_with_field_errors_and_write_nothing(mail):
+    before = mail.state()
+    for path, data, field in [("/labels", {"name": "Finance"}, "name"), ("/labels", {"name": "  "}, "name"),
+                              ("/contacts", {"name": "Lena", "email": "not-an-address"}, "email"),
+                              ("/contacts", {"name": "", "email": "lena@x.example"}, "name"),
+                              ("/send", {"to": "", "subject": "Hi"}, "to"), ("/send", {"to": ME, "cc": "bad@"}, "cc")]:
+        response = mail.http.post(path, data=data)
+        assert response.status_code == 422, (path, data)
+        assert f'id="{field}-error" role="alert"' in response.text and f'aria-describedby="{field}-error"' in response.text
+        typed = next((v for v in data.values() if v.strip()), "")
+        assert f'value="{typed}"' in response.text, (path, "what was typed is kept")
+    assert mail.state() == before
