@@ -1,38 +1,15 @@
-"""The bank's rules apart from HTTP: money parsing, available funds, posting a confirmed transfer and monthly
+"""The bank's rules apart from HTTP: available funds, posting a confirmed transfer and monthly
 statements (derived from posted transactions, never stored). Transaction search and filters are the kit's
-(`kit.pages` filters in routes.py)."""
+(`kit.pages` filters in routes.py), and so is parsing a typed amount (`kit.pages.parse_money`)."""
 
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
-from decimal import Decimal, InvalidOperation
 
 from pydantic import BaseModel, ConfigDict
 from sqlmodel import Session, func, select
 
 from .models import Account, Payee, Transaction, Transfer
-
-
-class AmountError(ValueError):
-    """A typed amount that is not a positive dollar amount with at most 2 decimals."""
-
-
-def parse_amount(text: str) -> float:
-    """'$1,240.00' -> 1240.0; raises AmountError with a message fit for the form."""
-    cleaned = (text or "").strip().replace("$", "").replace(",", "")
-    if not cleaned:
-        raise AmountError("Enter an amount.")
-    try:
-        value = Decimal(cleaned)
-    except InvalidOperation:
-        raise AmountError("Enter an amount in dollars, e.g. 1240.00.") from None
-    if not value.is_finite() or value <= 0:
-        raise AmountError("The amount must be more than $0.00.")
-    if value.as_tuple().exponent < -2:
-        raise AmountError("Use at most 2 decimals (cents).")
-    if value > Decimal("1000000"):
-        raise AmountError("The amount is above the $1,000,000.00 online limit.")
-    return float(value)
 
 
 def available(account: Account) -> float:

@@ -13,10 +13,10 @@ from sqlmodel import func, select
 
 from mocked_apps.kit import Gym, GymDep
 from mocked_apps.kit.filters import dt, money
-from mocked_apps.kit.pages import (Choice, Column, DateRange, Input, Range, Search, Sign, Table, delete_action, detail_page,
-                                   form_page, set_field_action, table_page)
+from mocked_apps.kit.pages import (Choice, Column, DateRange, Input, MoneyError, Range, Search, Sign, Table, badge, delete_action,
+                                   detail_page, form_page, parse_money, set_field_action, short_day, signed, table_page)
 
-from .ledger import AmountError, available, funds_error, parse_amount, post_transfer, statement, statement_months
+from .ledger import available, funds_error, post_transfer, statement, statement_months
 from .models import PAYEE_CATEGORIES, Account, Payee, Transaction as Tx, Transfer
 
 router = APIRouter()
@@ -36,26 +36,14 @@ def _int(text: str) -> int:
     return int(text) if text and text.strip().isdigit() else 0
 
 
-def amount(value: float) -> Markup:
-    return Markup('<span class="amt {}">{}</span>').format("debit" if value < 0 else "credit", money(value))
-
-
-def _day(when) -> Markup:
-    return Markup('{}<span class="muted year">, {}</span>').format(dt(when, "%b %d"), dt(when, "%Y"))
-
-
-def _status(t: Transfer) -> Markup:
-    return Markup('<span class="status {0}">{1}</span>').format(t.status, t.status.capitalize())
-
-
 def tx_table(names: bool = False, balance: bool = False) -> Table:
     """Transaction lines: date, description (counterparty and reference under it), account, category, amount."""
     return Table([
-        Column("Date", lambda t, c: _day(t.posted_at), cls="nowrap"),
+        Column("Date", lambda t, c: short_day(t.posted_at), cls="nowrap"),
         Column("Description", "description", link=lambda t, c: f"/transactions/{t.id}",
                sub=lambda t, c: " · ".join(x for x in (t.counterparty, t.reference) if x)),
         *([Column("Account", lambda t, c: c["names"][t.account_id], cls="hide-sm")] if names else []),
-        Column("Category", "category", cls="hide-sm"), Column("Amount", lambda t, c: amount(t.amount), cls="right nowrap"),
+        Column("Category", "category", cls="hide-sm"), Column("Amount", lambda t, c: signed(t.amount), cls="right nowrap"),
         *([Column("Balance", lambda t, c: money(t.balance_after), cls="right hide-sm nowrap")] if balance else []),
     ], empty="No transactions match.")
 
@@ -99,7 +87,7 @@ def _tx_facts(t: Tx, c: dict) -> list:
 
 
 detail_page(router, "/transactions/{row_id}", model=Tx, title=lambda t: t.description, facts_of=_tx_facts, template="transaction.html",
-            context=lambda gym, t, c: {"account": gym.get(Account, t.account_id), "amount": amount,
+            context=lambda gym, t, c: {"account": gym.get(Account, t.account_id), "amount": signed,
                                        "transfer": gym.db.get(Transfer, t.transfer_id) if t.transfer_id else None,
                                        "categories": sorted(set(PAYEE_CATEGORIES) | {t.category} - {""})})
 set_field_action(router, "/transactions/{row_id}/category", model=Tx, name="category", done=lambda t: f"/transactions/{t.id}",
@@ -145,8 +133,8 @@ table_page(router, "/payees", model=Payee, title="Payees", order=(func.lower(Pay
                         Column("Account / reference", "account_ref", cls="hide-sm"), Column("Category", "category", cls="hide-sm"),
                         Column("Action", lambda p, c: Markup('<a class="button small" href="{}" aria-label="Pay {}">Pay</a>').format(
                             c["url"]("/pay", payee=p.id), p.name), cls="right")], empty="No payees yet."))
-HISTORY = Table([Column("Date", lambda t, c: _day(t.confirmed_at or t.created_at), link=lambda t, c: f"/transfers/{t.id}", cls="nowrap"),
-                 Column("Memo", "memo"), Column("Status", lambda t, c: _status(t), cls="hide-sm"),
+HISTORY = Table([Column("Date", lambda t, c: short_day(t.confirmed_at or t.created_at), link=lambda t, c: f"/transfers/{t.id}", cls="nowrap"),
+                 Column("Memo", "memo"), Column("Status", lambda t, c: badge(t.status), cls="hide-sm"),
                  Column("Amount", lambda t, c: money(t.amount), cls="right")])
 detail_page(router, "/payees/{row_id}", model=Payee, title=lambda p: p.name, template="payee.html", crumbs=[("Payees", "/payees")],
             facts_of=lambda p, c: [("Account / reference", p.account_ref), ("Category", p.category)],
@@ -163,8 +151,8 @@ def _money_errors(gym: Gym, values: dict) -> tuple[dict[str, str], Account | Non
     if source is None:
         errors["from_account"] = "Choose the account to pay from."
     try:
-        value = parse_amount(values["amount"])
-    except AmountError as err:
+        value = parse_money(values["amount"])
+    except MoneyError as err:
         errors["amount"], value = str(err), None
     if source is not None and value is not None and funds_error(source, value):
         errors["amount"] = funds_error(source, value)
@@ -189,7 +177,7 @@ def _transfer_errors(gym: Gym, values: dict, _row=None) -> dict[str, str]:
 
 
 def _pending(gym: Gym, values: dict, **fields):
-    transfer = Transfer(from_account_id=int(values["from_account"]), amount=parse_amount(values["amount"]), memo=values["memo"],
+    transfer = Transfer(from_account_id=int(values["from_account"]), amount=parse_money(values["amount"]), memo=values["memo"],
                         status="pending", created_at=gym.now, **fields)
     gym.db.add(transfer)
     gym.db.flush()
@@ -232,11 +220,11 @@ def _what(t: Transfer, c: dict) -> str:
 
 table_page(router, "/transfers", model=Transfer, title="Payments & transfers", order=(Transfer.created_at.desc(), Transfer.id.desc()),
            context=_names, actions=[("Pay a bill", "/pay"), ("Transfer money", "/transfer")], table=Table([
-               Column("Date", lambda t, c: _day(t.confirmed_at or t.created_at), cls="nowrap"),
+               Column("Date", lambda t, c: short_day(t.confirmed_at or t.created_at), cls="nowrap"),
                Column("Details", _what, link=lambda t, c: f"/transfers/{t.id}", sub=lambda t, c: Markup(
                    '{}<span class="show-sm"> · {}</span>').format(t.memo, t.status.capitalize())),
                Column("From", lambda t, c: c["names"][t.from_account_id], cls="hide-sm"),
-               Column("Status", lambda t, c: _status(t), cls="hide-sm"), Column("Amount", lambda t, c: money(t.amount), cls="right nowrap"),
+               Column("Status", lambda t, c: badge(t.status), cls="hide-sm"), Column("Amount", lambda t, c: money(t.amount), cls="right nowrap"),
            ], empty="No payments or transfers yet."))
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -26,9 +27,10 @@ from sqlalchemy import func, or_
 from sqlmodel import select
 
 from .context import Gym, GymDep
+from .filters import dt, money
 
-__all__ = ["Choice", "Column", "DateRange", "Input", "Range", "Search", "Sign", "Table", "delete_action", "detail_page",
-           "facts", "form_page", "set_field_action", "table_page"]
+__all__ = ["Choice", "Column", "DateRange", "Input", "MoneyError", "Range", "Search", "Sign", "Table", "badge", "delete_action",
+           "detail_page", "facts", "form_page", "parse_money", "set_field_action", "short_day", "signed", "table_page"]
 
 Ctx = dict[str, Any]
 """What a page's hooks and templates see: `context(...)` values, plus `url` and the path parameters."""
@@ -36,6 +38,22 @@ Ctx = dict[str, Any]
 
 def _call(value: Any, *args: Any) -> Any:
     return value(*args) if callable(value) else value
+
+
+# ---- cells: values as list and detail pages show them ---------------------------------------------------
+def signed(value: float) -> Markup:
+    """An amount coloured by its sign ('-$12.00' as a debit, '$40.00' as a credit; pages.css colours .amt)."""
+    return Markup('<span class="amt {}">{}</span>').format("debit" if value < 0 else "credit", money(value))
+
+
+def short_day(when: date | datetime | str | None) -> Markup:
+    """'Feb 07, 2026' with the year muted (and hidden on a phone: the class 'year')."""
+    return Markup('{}<span class="muted year">, {}</span>').format(dt(when, "%b %d"), dt(when, "%Y")) if when else Markup("")
+
+
+def badge(state: str) -> Markup:
+    """A state as a pill ('Pending'); pages.css colours pending, confirmed/done/paid and cancelled/failed."""
+    return Markup('<span class="status {0}">{1}</span>').format(state, state.capitalize())
 
 
 # ---- tables ------------------------------------------------------------------------------------------
@@ -290,6 +308,28 @@ def detail_page(router: APIRouter, path: str, *, model: Any, title: Callable[[An
 
 
 # ---- forms ---------------------------------------------------------------------------------------------
+class MoneyError(ValueError):
+    """A typed amount that is not a positive dollar amount with at most 2 decimals; the message fits the form."""
+
+
+def parse_money(text: str, limit: float = 1_000_000.0) -> float:
+    """'$1,240.00' -> 1240.0, or MoneyError with the message a person sees next to the input."""
+    cleaned = (text or "").strip().replace("$", "").replace(",", "")
+    if not cleaned:
+        raise MoneyError("Enter an amount.")
+    try:
+        value = Decimal(cleaned)
+    except InvalidOperation:
+        raise MoneyError("Enter an amount in dollars, e.g. 1240.00.") from None
+    if not value.is_finite() or value <= 0:
+        raise MoneyError("The amount must be more than $0.00.")
+    if value.as_tuple().exponent < -2:
+        raise MoneyError("Use at most 2 decimals (cents).")
+    if value > Decimal(str(limit)):
+        raise MoneyError(f"The amount is above the {money(limit)} online limit.")
+    return float(value)
+
+
 @dataclass(frozen=True)
 class Input:
     """One form input. `kind`: 'text', 'select' (`options(gym, values) -> [(value, label)]`, `blank` the empty choice's
