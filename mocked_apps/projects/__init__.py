@@ -1,0 +1,1 @@
+"""Projects: a deterministic team task manager in the manner of Asana/Trello (projects, boards with columns, tasks with assignees from the team, due dates, labels, priorities and comments; my tasks by due date)."""
