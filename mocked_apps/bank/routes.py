@@ -228,16 +228,37 @@ table_page(router, "/transfers", model=Transfer, title="Payments & transfers", o
            ], empty="No payments or transfers yet."))
 
 
-@router.get("/transfers/{transfer_id}")
-def transfer_page(gym: GymDep, transfer_id: int, error: str = ""):
-    transfer = gym.get(Transfer, transfer_id)
-    source = gym.get(Account, transfer.from_account_id)
-    target = gym.db.get(Account, transfer.to_account_id) if transfer.to_account_id else None
-    payee = gym.db.get(Payee, transfer.payee_id) if transfer.payee_id else None
-    problem = funds_error(source, transfer.amount) if transfer.status == "pending" else None
-    lines = gym.db.exec(select(Tx).where(Tx.transfer_id == transfer_id).order_by(Tx.id)).all()
-    return gym.render("review.html", t=transfer, source=source, target=target, payee=payee, problem=problem, error=error,
-                      lines=lines and tx_table(balance=True).html(lines, _names(gym)), available=available)
+def _heading(t: Transfer) -> str:
+    done = "Payment sent" if t.kind == "payment" else "Transfer complete"
+    return {"pending": f"Review {t.kind}", "confirmed": done, "cancelled": f"{t.kind.capitalize()} cancelled"}[t.status]
+
+
+def _review_facts(t: Transfer, c: dict) -> list:
+    """What moves where: the review step's facts (and, while pending, the balances after it)."""
+    source, target, payee, pending = c["source"], c["target"], c["payee"], t.status == "pending"
+    link = lambda path, text: Markup('<a href="{}">{}</a>').format(c["url"](path), text)  # noqa: E731
+    ref = Markup('<div class="muted small">Account {}</div>').format(payee.account_ref) if payee and payee.account_ref else ""
+    to = ("To", link(f"/accounts/{target.id}", target.name) + f" {target.number_masked}") if target else (
+        "To payee", (link(f"/payees/{payee.id}", t.payee_name) if payee else t.payee_name) + ref)
+    now = Markup('<div class="muted small">{} available now</div>').format(money(available(source))) if pending else ""
+    after = [(f"{source.name} after", money(source.balance - t.amount))] + (
+        [(f"{target.name} after", money(target.balance + t.amount))] if target else []) if pending else []
+    return [("From", link(f"/accounts/{source.id}", source.name) + f" {source.number_masked}" + now), to,
+            ("Amount", Markup('<span class="big">{}</span>').format(money(t.amount))), ("Memo", t.memo), ("Status", badge(t.status)),
+            *after, ("Created", dt(t.created_at))]
+
+
+def _review_context(gym: Gym, t: Transfer, c: dict) -> dict:
+    source = gym.get(Account, t.from_account_id)
+    lines = gym.db.exec(select(Tx).where(Tx.transfer_id == t.id).order_by(Tx.id)).all()
+    return {"source": source, "target": gym.db.get(Account, t.to_account_id) if t.to_account_id else None,
+            "payee": gym.db.get(Payee, t.payee_id) if t.payee_id else None, "error": gym.request.query_params.get("error", ""),
+            "problem": funds_error(source, t.amount) if t.status == "pending" else None,
+            "lines": lines and tx_table(balance=True).html(lines, _names(gym))}
+
+
+detail_page(router, "/transfers/{row_id}", model=Transfer, title=_heading, facts_of=_review_facts, context=_review_context,
+            crumbs=[("Payments & transfers", "/transfers")], template="review.html")
 
 
 def _settled(gym: Gym, transfer: Transfer):
