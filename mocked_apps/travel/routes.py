@@ -157,10 +157,12 @@ def flight_review(gym: GymDep, fare: str = "", day: str = "", travellers: str = 
 
 
 def _trip_for(gym: Gym, trip: str, city: City) -> int:
-    """The chosen trip's id, or a new trip named after the city."""
+    """The chosen trip's id, or a new trip named after the city ('Trip to Seattle (2)' beside an older one: trips are chosen by name)."""
     if trip != NEW_TRIP:
         return int(trip)
-    row = Trip(name=f"Trip to {city.name}", created_at=gym.now)
+    taken = set(gym.db.exec(select(Trip.name)).all())
+    name = next(n for n in (f"Trip to {city.name}" + (f" ({k})" if k > 1 else "") for k in range(1, len(taken) + 2)) if n not in taken)
+    row = Trip(name=name, created_at=gym.now)
     gym.db.add(row)
     gym.db.flush()
     return row.id

@@ -67,7 +67,7 @@ def test_booking_a_flight_prices_it_by_date_and_groups_it_in_a_trip(app):
     assert (b["kind"], b["travel_date"], b["travellers"], b["payment_method_id"]) == ("flight", DAY, 2, 2)
     assert b["total"] == round(fare_price(fare["price"], fare["id"], DAY) * 2, 2) and b["ref"] == f"TNF{b['id']:05d}"
     trip = after["trip"][-1]
-    assert len(after["trip"]) == len(before["trip"]) + 1 and (trip["id"], trip["name"]) == (b["trip_id"], "Trip to Seattle")
+    assert len(after["trip"]) == len(before["trip"]) + 1 and (trip["id"], trip["name"]) == (b["trip_id"], "Trip to Seattle (2)")  # beside the seed's own Trip to Seattle
     # into an existing trip: no new trip
     again = _booked(app, fare=str(fare["id"]), day="2026-03-14", travellers="1", method="3", trip=str(trip["id"]))
     assert again["trip_id"] == trip["id"] and len(app.state()["trip"]) == len(after["trip"])
@@ -201,3 +201,61 @@ def test_main_flow_in_a_real_browser_at_both_sizes(app):
             assert "Booked: confirmation TNF" in page.inner_text("main"), form_factor
             assert page.get_by_role("navigation").get_by_role("link", name="Trips").is_visible()
     assert pages.errors == []
+
+
+def _verdicts(family, req, app: Client, initial: dict) -> dict[str, bool]:
+    from contracts.scoring import Final
+    from runtime.sandbox import run_verifier
+
+    final = Final(state={"travel": app.state()}, initial_state={"travel": initial})
+    return run_verifier(family.verifier(req), final, timeout_s=10.0).verdicts
+
+
+def test_the_shortcuts_fail_the_families_verifiers_and_the_real_thing_passes(server):
+    """The cheat of each family played for real on the default seed: a cancel-and-rebook is not a change, the
+    cheapest one-stop is not the cheapest nonstop, another booking's cancellation is not this one's."""
+    import random
+
+    from mocked_apps.travel.families import CancelBooking, ChangeFlightDate, CheapestNonstop
+    from mocked_apps.travel.make_seed import default_world
+
+    world = default_world()
+    change = ChangeFlightDate()
+    req = change.requirements(world, random.Random(1))
+    c = req.answer_context
+    with Client(server) as app:
+        initial = app.state()
+        old = next(b for b in initial["booking"] if b["id"] == c["booking_id"])
+        assert not any(_verdicts(change, req, app, initial).values())
+        app.post(f"/bookings/{old['id']}/cancel")  # the cheat: cancel, then book the same fare on the new date
+        _booked(app, fare=str(old["fare_id"]), day=c["day"], travellers="1", method="3", trip=str(old["trip_id"]))
+        assert _verdicts(change, req, app, initial) == {"moved": False, "priced": False}
+    with Client(server) as app:
+        app.post(f"/bookings/{old['id']}/change", day=c["day"])
+        assert _verdicts(change, req, app, initial) == {"moved": True, "priced": True}
+
+    cheapest = CheapestNonstop()
+    req = cheapest.requirements(world, random.Random(2))
+    c = req.answer_context
+    with Client(server) as app:
+        initial = app.state()
+        city = {f"{x['name']} ({x['code']})": x["id"] for x in initial["city"]}
+        offers = app.get("/flights", origin=str(city[c["origin"]]), destination=str(city[c["destination"]]), day=c["day"], sort="price").text
+        first = re.search(r'aria-label="Select Economy on (\w+)"', offers).group(1)  # the cheapest of all: a one-stop
+        assert first != c["number"]
+        _booked(app, fare=str(_fare(initial, first, "Economy")["id"]), day=c["day"], travellers="2", method=str(c["method_id"]), trip="new")
+        assert _verdicts(cheapest, req, app, initial)["booked"] is False
+    with Client(server) as app:
+        _booked(app, fare=str(_fare(initial, c["number"], "Economy")["id"]), day=c["day"], travellers="2", method=str(c["method_id"]), trip="new")
+        assert _verdicts(cheapest, req, app, initial) == {"booked": True, "paid_with": True, "only_once": True}
+
+    cancel = CancelBooking()
+    req = cancel.requirements(world, random.Random(3))
+    c = req.answer_context
+    with Client(server) as app:
+        initial = app.state()
+        other = next(b for b in initial["booking"] if b["id"] != c["booking_id"] and b["check_in"] and b["check_in"] > "2026-03-02")
+        app.post(f"/bookings/{other['id']}/cancel")
+        assert not any(_verdicts(cancel, req, app, initial).values())
+        app.post(f"/bookings/{c['booking_id']}/cancel")
+        assert all(_verdicts(cancel, req, app, initial).values())
