@@ -11,7 +11,7 @@ from prefect.task_runners import ThreadPoolTaskRunner
 
 from contracts.taskfiles import load_tasks, save_tasks
 from contracts.task import Task
-from runtime.agents import AgentOptions
+from runtime.agents import AgentOptions, is_baseline
 from runtime.rollout import AttemptResult, RolloutReport, rollout
 from contracts.status import SCORED
 from runtime.store import TrajectoryStore
@@ -32,7 +32,7 @@ def rollout_batch(tasks: list[Task], agent: str, attempts: int, max_steps: int, 
     interruption cut off (closed as interrupted), so no attempt is done twice.
     """
     if (pool := ray_pool()) is not None:  # the Ray runner: the batch's tasks spread over its workers
-        job = RolloutJob(agent, attempts, max_steps, shared_url(store_url), model, run)
+        job = RolloutJob(agent, attempts, max_steps, shared_url(store_url), model, run, screenshots)
         return [r for results in pool.map(job, tasks) for r in results]
     store = TrajectoryStore(store_url)
     try:
@@ -80,7 +80,8 @@ def rollouts_flow(config: PipelineConfig, tasks_file: str = "tasks/reviewed.json
             batches = [mine[i : i + config.batch] for i in range(0, len(mine), config.batch)]
             steps = max(config.max_steps, 60) if agent == "golden" else config.max_steps  # the oracle runs to its end
             run = f"{stage}-{agent}-{Workdir.fingerprint([inputs[0], config.attempts, steps, model])}"  # same work -> same run
-            futures = [rollout_batch.submit(b, agent, config.attempts, steps, store_url, model, run, config.screenshots) for b in batches]
+            shots = config.screenshots and not is_baseline(agent)  # the difficulty filter's reference leaves nothing to replay
+            futures = [rollout_batch.submit(b, agent, config.attempts, steps, store_url, model, run, shots) for b in batches]
             results: list[AttemptResult] = []
             for f, b in zip(futures, batches):
                 results.extend(f.result())

@@ -101,12 +101,14 @@ class RolloutJob:
     store_url: str
     model: str | None
     run_name: str
+    screenshots: bool = True
 
     def run(self, manager: "EnvironmentManager", task: Task) -> list[AttemptResult]:
         store = TrajectoryStore(self.store_url)
         try:
             report = rollout([task], self.agent, self.attempts, 1, options=AgentOptions(model=self.model),
-                             max_steps=self.max_steps, manager=manager, store=store, run=self.run_name)
+                             max_steps=self.max_steps, manager=manager, store=store, run=self.run_name,
+                             screenshots=self.screenshots)
             return list(report.results)
         finally:
             store.close()

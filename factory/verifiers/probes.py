@@ -110,6 +110,7 @@ class ProbeReport(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     probes: int = Field(description="Probes derived.")
+    kinds: tuple[str, ...] = Field(default=(), description="The kinds of the probes derived (partial, collateral, ...), sorted.")
     verified: int = Field(description="Probes that passed the footprint guard and so ran the verifier (in one batch).")
     reason: ProbeReason | None = Field(default=None, description="None when the task passed every probe.")
     detail: str = ""
@@ -408,8 +409,8 @@ def check_probes(task: Task, golden: Final, golden_verdicts: dict[str, bool], ti
     )
 
     def report(reason: ProbeReason | None = None, detail: str = "") -> ProbeReport:
-        return ProbeReport(probes=len(probes), verified=len(to_verify), reason=reason, detail=detail,
-                           seconds=time.monotonic() - started)
+        return ProbeReport(probes=len(probes), verified=len(to_verify), kinds=tuple(sorted({p.kind for p in probes})),
+                           reason=reason, detail=detail, seconds=time.monotonic() - started)
 
     if not result.ok:
         return report(_ERROR_REASONS.get(result.error_kind or "crash", "verifier_crash"), f"probes: {result.error}")

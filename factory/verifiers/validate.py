@@ -97,6 +97,7 @@ class ValidationResult(BaseModel):
     golden_actions: tuple[str, ...] = Field(default=(), description="The golden run's actions (run 1): a demonstration.")
     footprint: Footprint | None = Field(default=None, description="The golden run's state diff; stored on the task once accepted.")
     probes: int = Field(default=0, description="Adversarial probes derived (and failed, when accepted).")
+    probe_kinds: tuple[str, ...] = Field(default=(), description="Their kinds (partial, collateral, answer_spam, ...).")
     probe_seconds: float = Field(default=0.0, description="Time spent deriving, scoring and running the probes.")
 
 
@@ -156,7 +157,7 @@ class _Check:
         self.verdicts: dict[str, dict[str, bool] | None] = {}
         self.first_reset: tuple[dict, dict] | None = None
         self.actions: tuple[str, ...] = ()
-        self.probes, self.probe_seconds = 0, 0.0
+        self.probes, self.probe_seconds, self.probe_kinds = 0, 0.0, ()
 
     def start(self, session: "Session") -> "Observation":
         """The first reset and the initial-state verdicts of run 1."""
@@ -185,7 +186,7 @@ class _Check:
                           + (f"; changes outside the footprint: {solved.collateral}" if solved.collateral else ""))
         if run == 1 and self.config.probes:
             report = check_probes(self.scored, golden, self.verdicts["run1.golden"], self.config.verifier_timeout_s)
-            self.probes, self.probe_seconds = report.probes, report.seconds
+            self.probes, self.probe_seconds, self.probe_kinds = report.probes, report.seconds, report.kinds
             if report.reason is not None:
                 raise _Reject(report.reason, report.detail)
         if run == self.config.runs > 1:
@@ -218,7 +219,7 @@ class _Check:
         return ValidationResult(
             task_id=self.task.id, accepted=reason is None, reason=reason, detail=detail,
             seconds=time.monotonic() - started, verdicts=self.verdicts, golden_actions=self.actions,
-            footprint=self.scored.footprint, probes=self.probes, probe_seconds=self.probe_seconds,
+            footprint=self.scored.footprint, probes=self.probes, probe_seconds=self.probe_seconds, probe_kinds=self.probe_kinds,
         )
 
     # ---- phases ------------------------------------------------------------------------------

@@ -42,6 +42,8 @@ class Agent(Protocol):
     name: str
     model: str | None
     vision: bool
+    # optional: `baseline = True` marks a reference agent (random) that the pipeline rolls out only to measure how
+    # hard a task is; the pipeline keeps no screenshots of it (a PNG costs about as much as the rest of its step)
 
     def reset(self, task: Task) -> None:
         """Start a new attempt at `task`."""

@@ -38,3 +38,9 @@ def check_agent(name: str, *, public: bool = True) -> str:
 def make_agent(name: str, options: AgentOptions | None = None) -> Agent:
     """A new agent of that name, built from `options` (test-only agents included)."""
     return AGENTS.load(name)(options or AgentOptions())
+
+
+def is_baseline(name: str) -> bool:
+    """Whether the agent of that name is a reference (`baseline = True`, as random): the pipeline rolls it out only to
+    measure how hard each task is, so it keeps no screenshots of it."""
+    return bool(getattr(AGENTS.load(name), "baseline", False))

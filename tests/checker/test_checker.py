@@ -1,10 +1,7 @@
-"""The app contract checker against real app servers and a real Chromium: the notes fixture and every
-shipped app pass every law, at both viewports, with the coverage printed."""
+"""The app contract checker against real app servers and a real Chromium: the notes fixture and the apps
+(a stable sample of them; every one with `--full`) pass every law, at both viewports, with the coverage printed."""
 
 from __future__ import annotations
-
-import hashlib
-import os
 
 import pytest
 
@@ -13,19 +10,20 @@ from mocked_apps.checker.admin import _bits
 from mocked_apps.checker.crawl import pattern
 from mocked_apps.registry import available, shipped
 from tests.conftest import FIXTURE_APPS
+from tests.support.sampling import sample
 
 
-SAMPLE = int(os.environ.get("GYMFACTORY_CHECK_SAMPLE", "2"))
-"""Every hand-made app is checked; of the others (compiled specs, registered folders) at most this many (0: all).
-`gymfactory apps check` with no names checks every one; tests/kit/test_compiler.py checks four compiled apps that
-cover every archetype."""
+ALWAYS = ("mail", "calendar", "drive", "bank")
+"""Checked on every run; of the other hand-made apps a stable sample of 4, of the compiled and registered ones 2;
+`scripts/test.sh --full` (or `gymfactory apps check` with no names) checks every app. Each app's own tests run on
+every run, and tests/kit/test_compiler.py checks four compiled apps that cover every archetype."""
 
 
 def _sampled() -> list[str]:
-    """The hand-made apps, and a stable sample of the rest (by a hash of the name), so CI time stays bounded."""
+    """The apps this run checks (tests/support/sampling.py: all of them with `--full`)."""
     hand = set(shipped())
-    rest = sorted((n for n in available() if n not in hand), key=lambda n: hashlib.sha256(n.encode()).hexdigest())
-    return sorted(hand) + sorted(rest[:SAMPLE] if SAMPLE else rest)
+    compiled_or_registered = [n for n in available() if n not in hand]
+    return sample(hand, 4, always=ALWAYS) + sample(compiled_or_registered, 2)
 
 
 def test_notes_fixture_passes_every_law_at_both_viewports(browser):

@@ -1,10 +1,12 @@
 """The task gates on the shipped families, through the real apps, browser and sandbox.
 
-Every family, in three worlds, passes validation with its probes on; every family has a cheat test
-in the manner of BrowserGym's `test_cheat` (the golden run scores 1, doing nothing scores 0, every
-probe scores success 0); the cheats found in issue 12 are played for real in the browser and fail
-through the footprint guard; and planted defects of the kinds issue 12 found are rejected with
-their reasons. One environment manager (app servers, Chromium) serves the whole module.
+Every family is synthesized in three worlds and passes validation with its probes on (in one world;
+in all three with `--full`); every family has a cheat test in the manner of BrowserGym's `test_cheat`
+(doing nothing scores 0, the golden run 1, every probe success 0): from its validation for every
+family, and replayed in the browser for a stable sample of families (all with `--full`); the cheats
+found in issue 12 are played for real in the browser and fail through the footprint guard; and
+planted defects of the kinds issue 12 found are rejected with their reasons. One environment
+manager (app servers, Chromium) serves the whole module.
 """
 
 from __future__ import annotations
@@ -19,11 +21,12 @@ from factory.tasks.synthesize import Author, SynthConfig, synthesize
 from factory.verifiers.probes import derive_probes
 from runtime.sandbox import run_verifier
 from contracts.scoring import GUARD_CRITERION, score_final
-from factory.verifiers.validate import ValidationConfig, accepted_task, validate_task, validate_tasks
+from factory.verifiers.validate import ValidationConfig, ValidationResult, accepted_task, validate_task, validate_tasks
 from runtime.golden import GoldenRunner
 from runtime.manager import EnvironmentManager, Lease, SessionSpec
 from flows.dataset_columns import _nested
 from runtime.objectstore import ObjectStore
+from tests.support.sampling import full, sample
 
 WORLDS = 3
 CONFIG = ValidationConfig(runs=1, verifier_timeout_s=5.0, golden_timeout_s=90.0)
@@ -33,6 +36,8 @@ TASKS = [t for name in sorted(FAMILIES)
 BY_FAMILY: dict[str, list[Task]] = defaultdict(list)
 for _task in TASKS:
     BY_FAMILY[_task.meta.family].append(_task)
+VALIDATED_WORLDS = WORLDS if full() else 1  # synthesis is cheap; a validation costs seconds of browser time
+TO_VALIDATE = [t for tasks in BY_FAMILY.values() for t in tasks[:VALIDATED_WORLDS]]
 
 
 @pytest.fixture(scope="module")
@@ -45,12 +50,18 @@ def manager(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def validated(manager) -> dict[str, Task]:
-    """Every synthesized task validated once (probes on), two sessions at a time; id -> the accepted task."""
-    results = validate_tasks(TASKS, manager, CONFIG, concurrency=2)
-    failures = {r.task_id: f"{r.reason}: {r.detail[:300]}" for r in results if not r.accepted}
+def results(manager) -> dict[str, ValidationResult]:
+    """Each family's tasks to validate, validated once (probes on), two sessions at a time; id -> its result."""
+    out = validate_tasks(TO_VALIDATE, manager, CONFIG, concurrency=2)
+    failures = {r.task_id: f"{r.reason}: {r.detail[:300]}" for r in out if not r.accepted}
     assert not failures, failures
-    return {t.id: accepted_task(t, r) for t, r in zip(TASKS, results)}
+    return {r.task_id: r for r in out}
+
+
+@pytest.fixture(scope="module")
+def validated(results) -> dict[str, Task]:
+    """id -> the accepted task (carrying the footprint its validation recorded)."""
+    return {t.id: accepted_task(t, results[t.id]) for t in TO_VALIDATE}
 
 
 def test_every_family_is_synthesized_in_three_worlds():
@@ -73,11 +84,11 @@ def test_every_family_declares_what_it_exercises():
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
-def test_every_family_validates_in_three_worlds_with_probes(validated, family):
-    for task in BY_FAMILY[family]:
+def test_every_family_validates_with_probes(validated, family):
+    for task in BY_FAMILY[family][:VALIDATED_WORLDS]:
         accepted = validated[task.id]
         assert accepted.footprint is not None
-        assert accepted.footprint.tables or task.meta.family == "drive.invoice_due_date"  # the only answer-only family
+        assert accepted.footprint.tables or "read_answer" in task.meta.capabilities  # only an answer changes nothing
 
 
 def _drive(session, code: str, task: Task) -> list[str]:
@@ -102,8 +113,22 @@ def _verdicts(task: Task, final):
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_cheat_from_validation(results, family):
+    """BrowserGym's test_cheat, as validation played it: nothing 0 on the initial state, golden 1, and probes of
+    every kind derived from the golden final, each of which failed (else the task would be rejected)."""
+    result = results[BY_FAMILY[family][0].id]
+    assert result.accepted and result.probes >= 2
+    assert not all(result.verdicts["run1.initial"].values()) and all(result.verdicts["run1.golden"].values())
+    assert {"answer_spam", "collateral"} <= set(result.probe_kinds)
+    assert "partial" in result.probe_kinds or not result.footprint.tables  # an answer-only task has no partial state
+
+
+BROWSER_CHEATS = sample(FAMILIES, 6, always=("mail.star_invoice_email", "bank.transfer_to_savings", "cross.pay_invoice_from_drive"))
+
+
+@pytest.mark.parametrize("family", BROWSER_CHEATS)
 def test_cheat(manager, validated, family):
-    """BrowserGym's test_cheat: golden 1, nothing 0, and each probe derived from the golden final success 0."""
+    """BrowserGym's test_cheat replayed in the browser: golden 1, nothing 0, each probe from the golden final success 0."""
     task = validated[BY_FAMILY[family][0].id]
     session = manager.request(SessionSpec.for_task(task, screenshots=False), Lease(seconds=300))
     try:
@@ -120,7 +145,7 @@ def test_cheat(manager, validated, family):
     probes = derive_probes(task, golden)
     kinds = {p.kind for p in probes}
     assert {"answer_spam", "collateral"} <= kinds
-    assert "partial" in kinds or family == "drive.invoice_due_date"
+    assert "partial" in kinds or not task.footprint.tables
     for probe in probes:
         scored = score_final(task, probe.final, _verdicts(task, probe.final))
         assert not scored.success, f"{probe.kind}: {probe.name} -> {scored.verdicts}"

@@ -10,6 +10,7 @@ from prefect.client.orchestration import get_client
 
 from flows.config import PipelineConfig
 from flows.pipeline import pipeline
+from runtime.store import TrajectoryStore
 from tests.support.scripted_llm import Reply, ScriptedLLM
 
 SYNTH = dict(n=3, families=("drive.rename_document", "mail.star_invoice_email", "calendar.rsvp_yes"), personas=("alex",),
@@ -30,6 +31,13 @@ def test_toy_pipeline_records_runs_states_and_artifacts(prefect_server, tmp_path
     assert json.loads((tmp_path / "run" / "report.json").read_text())["accepted_tasks"] == report["accepted_tasks"]
     ds = datasets.load_dataset(str(tmp_path / "run" / "dataset"), split="train")
     assert len(ds) == report["accepted_tasks"] and "instruction" in ds.column_names
+    store = TrajectoryStore(str(tmp_path / "run" / "rollouts" / "trajectories.db"))
+    try:  # golden rollouts keep a screenshot per step for replay; the random reference of the difficulty filter none
+        steps = {agent: [s for a in store.attempts(agent=agent) for s in store.steps(a.id)] for agent in ("golden", "random")}
+    finally:
+        store.close()
+    assert steps["golden"] and all(s.screenshot for s in steps["golden"])
+    assert steps["random"] and not any(s.screenshot for s in steps["random"])
 
     with get_client(sync_client=True) as client:
         flows = {f.id: f.name for f in client.read_flows()}
