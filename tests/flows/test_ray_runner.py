@@ -29,7 +29,9 @@ from flows.rollouts import rollouts_flow
 from flows.runners import ray_pool
 from flows.validation import validation_flow
 from gymfactory.cli import build
+from runtime.objectstore import ObjectStore
 from runtime.ray_cluster import LocalRayCluster
+from runtime.store import TrajectoryStore
 
 FAMILIES = ("drive.rename_document", "mail.star_invoice_email", "calendar.rsvp_yes")
 NOTES_TASKS = Path(__file__).resolve().parents[1] / "fixtures" / "tasks"
@@ -79,6 +81,30 @@ def test_bench_runtime_on_ray_at_toy_scale(cluster, tmp_path, monkeypatch):
     assert set(on_ray["steps_per_s"]) == {"1x1", "2x1"} and all(v > 0 for v in on_ray["steps_per_s"].values())
     assert len(on_ray["per_worker"]["2x1"]) == 2
     assert "Ray: 2 workers x 1 sessions give" in result.output
+
+
+def test_ray_workers_share_the_postgresql_store_and_the_s3_objects(prefect_server, cluster, postgres_server, s3_server,
+                                                                  tmp_path, monkeypatch):
+    """`gymfactory run --store-url postgresql://... --objects-url s3://...`: what separate machines need to share."""
+    for name, value in s3_server.env.items():
+        monkeypatch.setenv(name, value)  # the driver's S3 endpoint and keys reach every worker
+    out, store_url, shots = tmp_path / "run", postgres_server.create_database(), f"s3://{s3_server.create_bucket()}/shots"
+    tasks = [t for f in sorted(NOTES_TASKS.glob("notes-*.json")) for t in load_tasks(f)][:4]
+    (out / "tasks").mkdir(parents=True)
+    save_tasks(tasks, out / "tasks" / "reviewed.jsonl")
+    config = PipelineConfig(out=out, agents=("golden",), golden_sample=None, max_steps=10, concurrency=1, batch=len(tasks),
+                            runner="ray", ray_address=cluster.address, store_url=store_url, objects_url=shots)
+    summary = rollouts_flow(config)
+    assert summary["agents"][0]["successes"] == len(tasks) and len(summary["ray"]["done"]) == 2  # both nodes rolled out
+    assert not (out / "rollouts" / "trajectories.db").exists()  # nothing went to a file of the driver's
+    store, objects = TrajectoryStore(store_url), ObjectStore(shots)
+    try:
+        attempts = store.attempts()
+        assert sorted(a.task_id for a in attempts) == sorted(t.id for t in tasks)
+        steps = [s for a in attempts for s in store.steps(a.id)]
+        assert steps and all(s.screenshot and objects.get(s.screenshot).startswith(b"\x89PNG") for s in steps)
+    finally:
+        store.close()
 
 
 def _rows(db: Path) -> list[tuple]:
