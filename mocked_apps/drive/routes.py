@@ -6,12 +6,11 @@ import csv
 import io
 
 from fastapi import APIRouter, Form, HTTPException
-from fastapi.responses import Response
 from sqlmodel import col, select
 
 from mocked_apps.kit import Gym, GymDep
 from mocked_apps.kit.documents import invoice_text
-from mocked_apps.kit.pdf import text_pdf
+from mocked_apps.kit.pdf import data_url
 
 from . import bulk, organise
 from .models import INVOICE_STATUSES, KINDS, File, Folder, Invoice, InvoiceLine, Share
@@ -105,6 +104,7 @@ def file_page(gym: GymDep, file_id: int):
         statuses=INVOICE_STATUSES,
         shares=shares,
         size=size_label(file),
+        download=_download(gym, file),
         **values,
         **nav(gym, folders),
     )
@@ -135,26 +135,22 @@ def preview(gym: GymDep, file_id: int):
     columns, rows = grid(file.content) if file.kind == "table" else ([], [])
     return gym.render(
         "preview.html", file=file, text=_printed(gym, file) if file.kind != "table" else "", columns=columns, rows=rows,
-        size=size_label(file), back=f"/folder/{file.folder_id}" if file.folder_id else "/",
+        size=size_label(file), back=f"/folder/{file.folder_id}" if file.folder_id else "/", download=_download(gym, file),
         location=location(folders, file.folder_id), **nav(gym, folders),
     )
 
 
-@router.get("/file/{file_id}/download")
-def download(gym: GymDep, file_id: int):
-    """The file itself: a PDF for invoices and PDFs, CSV for a table, plain text for a document."""
-    file = gym.get(File, file_id)
+def _download(gym: Gym, file: File) -> tuple[str, str]:
+    """(file name, href) of a file's download link: a PDF for invoices and PDFs, CSV for a table, text for a document."""
     if file.kind in ("invoice", "pdf"):
         name = file.name if file.name.lower().endswith(".pdf") else f"{file.name}.pdf"
-        body, media = text_pdf(file.name, _printed(gym, file)), "application/pdf"
-    elif file.kind == "table":
+        return name, data_url(name, _printed(gym, file))
+    if file.kind == "table":
         columns, rows = grid(file.content)
         out = io.StringIO()
         csv.writer(out).writerows([columns, *rows])
-        name, body, media = f"{file.name}.csv", out.getvalue(), "text/csv; charset=utf-8"
-    else:
-        name, body, media = f"{file.name}.txt", file.content, "text/plain; charset=utf-8"
-    return Response(body, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+        return f"{file.name}.csv", data_url(f"{file.name}.csv", out.getvalue(), "text/csv")
+    return f"{file.name}.txt", data_url(f"{file.name}.txt", file.content)
 
 
 @router.get("/recent")

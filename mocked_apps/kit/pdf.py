@@ -5,7 +5,9 @@ Deterministic (no dates, no ids), one Helvetica page per 60 lines, nothing but t
 
 from __future__ import annotations
 
-__all__ = ["text_pdf"]
+import base64
+
+__all__ = ["data_url", "text_pdf"]
 
 _LINES_PER_PAGE = 60
 
@@ -37,3 +39,16 @@ def text_pdf(title: str, text: str) -> bytes:
     out += "".join(f"{o:010d} 00000 n \n" for o in offsets).encode()
     out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
     return bytes(out)
+
+
+def data_url(filename: str, text: str, media: str = "text/plain") -> str:
+    """A `data:` URL for a download link (`<a href=... download=filename>`): a PDF of `text` for a .pdf name, else `text`.
+
+    The file travels inside the page, so no route serves it and no crawler of the instance's links opens a
+    download as if it were a page.
+    """
+    if filename.lower().endswith(".pdf"):
+        body, media = text_pdf(filename, text), "application/pdf"
+    else:
+        body, media = text.encode(), f"{media};charset=utf-8"
+    return f"data:{media};base64,{base64.b64encode(body).decode()}"

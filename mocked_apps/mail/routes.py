@@ -8,11 +8,10 @@ from __future__ import annotations
 from urllib.parse import parse_qsl, urlsplit
 
 from fastapi import APIRouter, Form, HTTPException
-from fastapi.responses import Response
 from sqlmodel import select
 
 from mocked_apps.kit import Gym, GymDep
-from mocked_apps.kit.pdf import text_pdf
+from mocked_apps.kit.pdf import data_url
 
 from . import mailbox
 from .compose import router as compose_router
@@ -90,7 +89,7 @@ def thread(gym: GymDep, thread_id: int):
         files=files, applied=applied, addable=[n for n in all_labels if n not in applied], targets=targets,
         people=mailbox.people(gym.db, mailbox.owner(gym)), folder_title=mailbox.FOLDER_TITLES.get(t.folder, t.folder.title()),
         folder_path=f"/folder/{t.folder}" if t.folder in mailbox.VIEW_TITLES and t.folder != "inbox" else "/",
-        unread=any(not m.read for m in msgs if not m.is_draft),
+        unread=any(not m.read for m in msgs if not m.is_draft), download=_download,
     )
 
 
@@ -99,17 +98,12 @@ def attachment(gym: GymDep, attachment_id: int):
     """An attachment opened: its text as a page, with the message it came with and a download link."""
     att = gym.get(Attachment, attachment_id)
     msg = gym.get(Message, att.message_id)
-    return page(gym, "attachment.html", att=att, message=msg, thread=gym.get(Thread, msg.thread_id))
+    return page(gym, "attachment.html", att=att, message=msg, thread=gym.get(Thread, msg.thread_id), download=_download)
 
 
-@router.get("/attachment/{attachment_id}/download")
-def download(gym: GymDep, attachment_id: int):
-    """The attachment as a file: a real PDF of its text for a .pdf, its text otherwise."""
-    att = gym.get(Attachment, attachment_id)
-    disposition = {"Content-Disposition": f'attachment; filename="{att.filename}"'}
-    if att.filename.lower().endswith(".pdf"):
-        return Response(text_pdf(att.filename, att.content), media_type="application/pdf", headers=disposition)
-    return Response(att.content, media_type="text/plain; charset=utf-8", headers=disposition)
+def _download(att: Attachment) -> str:
+    """The href of an attachment's download link: the file itself (a real PDF for a .pdf), inside the page."""
+    return data_url(att.filename, att.content)
 
 
 def _thread_messages(gym: Gym, t: Thread) -> list[Message]:

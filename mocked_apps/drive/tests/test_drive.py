@@ -418,6 +418,10 @@ def test_browser_sizes_grid_multi_select_and_preview(server):
             page.get_by_role("link", name="Preview INV-3307.pdf").click()
             preview = page.get_by_role("region", name="Preview of INV-3307.pdf").inner_text()
             assert "INVOICE INV-3307" in preview and "Total due (USD): 560.50" in preview
+            with page.expect_download() as download:
+                page.get_by_role("link", name="Download", exact=True).click()
+            assert download.value.suggested_filename == "INV-3307.pdf"
+            assert Path(download.value.path()).read_bytes().startswith(b"%PDF-1.4")
         assert pages.errors == []
         starred = {f["name"] for f in app.state()["file"] if f["starred"]}
         assert starred == {n for n, f in before.items() if f["starred"]} | {"INV-3307.pdf", "INV-88213.pdf"}
