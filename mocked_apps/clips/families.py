@@ -95,8 +95,8 @@ class LikeAndComment(_Phone):
         return f'''
 def verify(final):
     after, before = final.state["clips"], final.initial_state["clips"]
-    old = {{x["id"] for x in before["comment"]}}
-    new = [x for x in after["comment"] if x["id"] not in old]
+    old = {{x["id"] for x in before["videocomment"]}}
+    new = [x for x in after["videocomment"] if x["id"] not in old]
     video = next((v for v in after["video"] if v["id"] == {c["video_id"]!r}), None)
     return {{
         "liked": video is not None and video["liked"] is True,

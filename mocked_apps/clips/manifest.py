@@ -28,7 +28,7 @@ MANIFEST = AppManifest(
         "video.cover_hue": "the title of a posted video",
         "video.duration_s": "the clip chosen when posting",
         "video.sound": "the poster's handle",
-        "comment.posted_at": "the clock when a comment is written",
+        "videocomment.posted_at": "the clock when a comment is written",
         "share.sent_at": "the clock when a video is shared",
     },
 )

@@ -57,6 +57,8 @@ class Video(AppModel, table=True):
 class Comment(AppModel, table=True):
     """A comment under a video."""
 
+    __tablename__ = "videocomment"
+
     id: int | None = Field(default=None, primary_key=True, description="Comment id.")
     video_id: int = Field(foreign_key="video.id", index=True, description="Video.")
     creator_id: int = Field(foreign_key="creator.id", description="Who wrote it (the user's own comments: their creator id).")

@@ -124,5 +124,5 @@ def _shares(world: World, videos: list[dict], creators: list[dict]) -> list[dict
 def project(world: World) -> dict[str, list[dict]]:
     creators, ids = _creators(world)
     videos = _videos(world, creators, ids)
-    return {"creator": creators, "video": videos, "comment": _comments(world, videos, creators),
+    return {"creator": creators, "video": videos, "videocomment": _comments(world, videos, creators),
             "share": _shares(world, videos, creators), **identity_seed(world.persona)}

@@ -65,13 +65,13 @@ def test_like_comment_follow(clips):
     assert clips.post(f"/v/{lisbon['id']}/comment", body="x" * 301).startswith(f"/v/{lisbon['id']}?error=long")
     assert clips.state() == before
     clips.post(f"/v/{lisbon['id']}/comment", body="  Going   there in May ")
-    mine = clips.state()["comment"][-1]
+    mine = clips.state()["videocomment"][-1]
     assert (mine["video_id"], mine["creator_id"], mine["body"]) == (lisbon["id"], 1, "Going there in May")
     assert "Going there in May" in clips.get(f"/v/{lisbon['id']}").text
-    other = next(c for c in before["comment"] if c["creator_id"] != 1)
+    other = next(c for c in before["videocomment"] if c["creator_id"] != 1)
     assert clips.post(f"/comment/{other['id']}/delete").endswith("own+comments")
     clips.post(f"/comment/{mine['id']}/delete")
-    assert len(clips.state()["comment"]) == len(before["comment"])
+    assert len(clips.state()["videocomment"]) == len(before["videocomment"])
     luo = _creator(state, "Chef Luo")
     assert clips.post(f"/u/{luo['id']}/follow") == f"/u/{luo['id']}?notice=Following+Chef+Luo"
     assert _creator(clips.state(), "Chef Luo")["following"] is True
@@ -173,7 +173,7 @@ def test_projection_keeps_the_worlds_people():
                         ("Tomas Lund", "tomas@flour.example", "tomas.lund", False)]
     titles = [v["title"] for v in rows["video"]]
     assert len(set(titles)) == len(titles) and "Behind the scenes at Flour Mill (part 2)" in titles
-    assert all(v["posted_at"] < "2026-04-06T09:00:00" for v in rows["video"]) and all(c["posted_at"] <= "2026-04-06T09:00:00" for c in rows["comment"])
+    assert all(v["posted_at"] < "2026-04-06T09:00:00" for v in rows["video"]) and all(c["posted_at"] <= "2026-04-06T09:00:00" for c in rows["videocomment"])
     assert project(world) == rows
 
 
