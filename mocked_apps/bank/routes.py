@@ -13,8 +13,9 @@ from sqlmodel import func, select
 
 from mocked_apps.kit import Gym, GymDep
 from mocked_apps.kit.filters import dt, money
-from mocked_apps.kit.pages import (Choice, Column, DateRange, Input, MoneyError, Range, Search, Sign, Table, badge, delete_action,
-                                   detail_page, form_page, parse_money, set_field_action, short_day, signed, table_page)
+from mocked_apps.kit.pages import (Choice, Column, DateRange, Input, MoneyError, Range, Search, Sign, Table, as_int, badge, delete_action,
+                                   detail_page, form_page, parse_money, set_field_action, short_day, signed, table_page,
+                                   transition_action)
 
 from .ledger import available, funds_error, post_transfer, statement, statement_months
 from .models import PAYEE_CATEGORIES, Account, Payee, Transaction as Tx, Transfer
@@ -30,10 +31,6 @@ def _accounts(gym: Gym) -> list[Account]:
 
 def _payees(gym: Gym) -> list[Payee]:
     return list(gym.db.exec(select(Payee).order_by(func.lower(Payee.name), Payee.id)).all())
-
-
-def _int(text: str) -> int:
-    return int(text) if text and text.strip().isdigit() else 0
 
 
 def tx_table(names: bool = False, balance: bool = False) -> Table:
@@ -72,7 +69,7 @@ table_page(router, "/transactions", title=lambda c: f"Transactions matching “{
            else "All transactions", table=tx_table(names=True), context=_names, **TX_LIST)
 table_page(router, "/accounts/{account_id}", title=lambda c: c["account"].name, table=tx_table(balance=True),
            where=lambda c: [Tx.account_id == c["account"].id], template="account.html", **TX_LIST,
-           context=lambda gym, c: {"account": gym.get(Account, _int(c["account_id"])), "accounts": _accounts(gym),
+           context=lambda gym, c: {"account": gym.get(Account, as_int(c["account_id"], 0)), "accounts": _accounts(gym),
                                    "available": available})
 
 
@@ -104,15 +101,6 @@ def _payee_errors(gym: Gym, values: dict, payee: Payee | None) -> dict[str, str]
     return {}
 
 
-def _save_payee(gym: Gym, values: dict, payee: Payee | None):
-    created = payee is None
-    payee = payee or Payee()
-    payee.name, payee.account_ref, payee.category = values["name"], values["account_ref"], values["category"]
-    gym.db.add(payee)
-    gym.db.flush()
-    return gym.done(f"/payees/{payee.id}", notice=f"Payee {payee.name} added" if created else "Payee updated")
-
-
 def _cancel_pending(gym: Gym, payee: Payee) -> None:
     for pending in gym.db.exec(select(Transfer).where(Transfer.payee_id == payee.id, Transfer.status == "pending")).all():
         pending.status = "cancelled"
@@ -123,10 +111,10 @@ PAYEE_INPUTS = (Input("name", "Payee name", required=True),
                 Input("account_ref", "Account number / reference", placeholder="Your account number with this payee"),
                 Input("category", "Category", "select", blank="No category",
                       options=lambda gym, v: [(c, c) for c in sorted(set(PAYEE_CATEGORIES) | {v["category"]} - {""})]))
-PAYEE_FORM = dict(inputs=PAYEE_INPUTS, validate=_payee_errors, save=_save_payee, crumbs=[("Payees", "/payees")])
+PAYEE_FORM = dict(model=Payee, inputs=PAYEE_INPUTS, validate=_payee_errors, crumbs=[("Payees", "/payees")], done=lambda p: f"/payees/{p.id}",
+                  saved=lambda p, created: f"Payee {p.name} added" if created else "Payee updated")
 form_page(router, "/payees/new", title="Add payee", submit="Add payee", cancel="/payees", **PAYEE_FORM)
-form_page(router, "/payees/{row_id}/edit", model=Payee, title=lambda p: f"Edit {p.name}", submit="Save payee",
-          cancel=lambda p: f"/payees/{p.id}", initial=lambda p: {"name": p.name, "account_ref": p.account_ref, "category": p.category},
+form_page(router, "/payees/{row_id}/edit", title=lambda p: f"Edit {p.name}", submit="Save payee", cancel=lambda p: f"/payees/{p.id}",
           **PAYEE_FORM)
 table_page(router, "/payees", model=Payee, title="Payees", order=(func.lower(Payee.name), Payee.id), actions=[("Add payee", "/payees/new")],
            table=Table([Column("Name", "name", link=lambda p, c: f"/payees/{p.id}"),
@@ -147,7 +135,7 @@ delete_action(router, "/payees/{row_id}/delete", model=Payee, done="/payees", no
 # ---- bill pay and transfers: form -> pending review -> confirm or cancel ----------------------------------
 def _money_errors(gym: Gym, values: dict) -> tuple[dict[str, str], Account | None]:
     errors: dict[str, str] = {}
-    source = gym.db.get(Account, _int(values["from_account"]))
+    source = gym.db.get(Account, as_int(values["from_account"], 0))
     if source is None:
         errors["from_account"] = "Choose the account to pay from."
     try:
@@ -161,14 +149,14 @@ def _money_errors(gym: Gym, values: dict) -> tuple[dict[str, str], Account | Non
 
 def _payment_errors(gym: Gym, values: dict, _row=None) -> dict[str, str]:
     errors, _ = _money_errors(gym, values)
-    if gym.db.get(Payee, _int(values["payee"])) is None:
+    if gym.db.get(Payee, as_int(values["payee"], 0)) is None:
         errors["payee"] = "Choose a payee."
     return errors
 
 
 def _transfer_errors(gym: Gym, values: dict, _row=None) -> dict[str, str]:
     errors, source = _money_errors(gym, values)
-    target = gym.db.get(Account, _int(values["to_account"]))
+    target = gym.db.get(Account, as_int(values["to_account"], 0))
     if target is None:
         errors["to_account"] = "Choose the account to transfer to."
     elif source is not None and source.id == target.id:
@@ -261,31 +249,23 @@ detail_page(router, "/transfers/{row_id}", model=Transfer, title=_heading, facts
             crumbs=[("Payments & transfers", "/transfers")], template="review.html")
 
 
-def _settled(gym: Gym, transfer: Transfer):
-    """Answer to a second Confirm/Cancel: nothing changes, the page says why."""
-    return gym.done(f"/transfers/{transfer.id}", notice=f"This {transfer.kind} is already {transfer.status}.")
-
-
-@router.post("/transfers/{transfer_id}/confirm")
-def confirm(gym: GymDep, transfer_id: int):
-    transfer = gym.get(Transfer, transfer_id)
-    if transfer.status != "pending":
-        return _settled(gym, transfer)
+def _confirm(gym: Gym, transfer: Transfer):
     if funds_error(gym.get(Account, transfer.from_account_id), transfer.amount):
-        return gym.done(f"/transfers/{transfer_id}", error="insufficient")
+        return gym.done(f"/transfers/{transfer.id}", error="insufficient")
     post_transfer(gym.db, transfer, gym.now)
     gym.advance()
-    return gym.done(f"/transfers/{transfer_id}", notice="Payment sent" if transfer.kind == "payment" else "Transfer complete")
+    return gym.done(f"/transfers/{transfer.id}", notice="Payment sent" if transfer.kind == "payment" else "Transfer complete")
 
 
-@router.post("/transfers/{transfer_id}/cancel")
-def cancel(gym: GymDep, transfer_id: int):
-    transfer = gym.get(Transfer, transfer_id)
-    if transfer.status != "pending":
-        return _settled(gym, transfer)
+def _cancel(gym: Gym, transfer: Transfer):
     transfer.status = "cancelled"
     gym.db.add(transfer)
     return gym.done("/transfers", notice=f"{transfer.kind.capitalize()} cancelled; no money was moved")
+
+
+REVIEWED = dict(model=Transfer, settled=lambda t: f"/transfers/{t.id}", noun=lambda t: t.kind)
+transition_action(router, "/transfers/{row_id}/confirm", act=_confirm, **REVIEWED)
+transition_action(router, "/transfers/{row_id}/cancel", act=_cancel, **REVIEWED)
 
 
 # ---- statements ----------------------------------------------------------------------------------------

@@ -29,8 +29,8 @@ from sqlmodel import select
 from .context import Gym, GymDep
 from .filters import dt, money
 
-__all__ = ["Choice", "Column", "DateRange", "Input", "MoneyError", "Range", "Search", "Sign", "Table", "badge", "delete_action",
-           "detail_page", "facts", "form_page", "parse_money", "set_field_action", "short_day", "signed", "table_page"]
+__all__ = ["Choice", "Column", "DateRange", "Input", "MoneyError", "Range", "Search", "Sign", "Table", "as_int", "badge", "delete_action",
+           "detail_page", "facts", "form_page", "parse_money", "set_field_action", "short_day", "signed", "table_page", "transition_action"]
 
 Ctx = dict[str, Any]
 """What a page's hooks and templates see: `context(...)` values, plus `url` and the path parameters."""
@@ -245,8 +245,9 @@ def _query(values: dict[str, Any]) -> dict[str, str]:
     return out
 
 
-def _int(text: str, default: int = 1) -> int:
-    return int(text) if text.strip().isdigit() else default
+def as_int(text: str, default: int = 1) -> int:
+    """A typed number (a page, an id from a form or a path), or `default` for anything else: never a 422."""
+    return int(text) if text and text.strip().isdigit() else default
 
 
 def table_page(router: APIRouter, path: str, *, model: Any, title: str | Callable[[Ctx], str], table: Table,
@@ -272,7 +273,7 @@ def table_page(router: APIRouter, path: str, *, model: Any, title: str | Callabl
             stmt = f.apply(stmt, values)
         total = gym.db.exec(select(func.count()).select_from(stmt.subquery())).one()
         pages = max(1, -(-total // page_size))
-        number = min(_int(request.query_params.get("page", "")), pages)
+        number = min(as_int(request.query_params.get("page", "")), pages)
         rows = gym.db.exec(stmt.order_by(*order).offset((number - 1) * page_size).limit(page_size)).all()
         count = f"{total} {noun[0] if total == 1 else noun[1]}" + (
             f" match{'es' if total == 1 else ''} your filters" if values else "") + (f" · page {number} of {pages}" if pages > 1 else "")
@@ -300,7 +301,7 @@ def detail_page(router: APIRouter, path: str, *, model: Any, title: Callable[[An
 
     @router.get(path)
     def page(gym: GymDep, request: Request):
-        row = gym.get(model, _int(request.path_params[key], 0))
+        row = gym.get(model, as_int(request.path_params[key], 0))
         ctx: Ctx = {"url": gym.url, **request.path_params}
         ctx.update(context(gym, row, ctx) if context else {})
         return gym.render(template, layout=layout, title=title(row), row=row, facts=facts(facts_of(row, ctx)),
@@ -355,20 +356,36 @@ class Input:
 
 def form_page(router: APIRouter, path: str, *, title: str | Callable[[Any], str], inputs: Sequence[Input],
               validate: Callable[[Gym, dict[str, str], Any], dict[str, str]],
-              save: Callable[[Gym, dict[str, str], Any], Any], model: Any = None, key: str = "row_id",
+              save: Callable[[Gym, dict[str, str], Any], Any] | None = None, model: Any = None, key: str = "row_id",
+              done: Callable[[Any], str] | None = None, saved: Callable[[Any, bool], str] | None = None,
               initial: Callable[[Any], dict[str, str]] | None = None, defaults: Mapping[str, str] | None = None,
               submit: str | Callable[[Any], str] = "Save", cancel: str | Callable[[Any], str] = "/", summary: bool = False,
               note: str = "", crumbs: Sequence[tuple[str, str]] = (), template: str = "kit/pages/form.html",
               layout: str = "layout.html") -> None:
-    """GET and POST `path`. With `model`, the path names a row (`{key}`) and the form edits it (404 when missing):
-    the GET shows `initial(row)`; without, it shows the query's values over `defaults` (links may pre-fill).
+    """GET and POST `path`. When the path names a row (`{key}`), the form edits that row of `model` (404 when
+    missing) and the GET shows `initial(row)` (default: the row's values of the inputs); otherwise it shows the
+    query's values over `defaults` (links may pre-fill).
 
     POST: `validate(gym, values, row)` -> {input: message}; errors go back to the GET with the typed values and
     `check=1`, where the same validation runs again (so the page shows them and nothing is stored); else
-    `save(gym, values, row)` answers (it ends in `gym.done`). Values are the raw strings, stripped."""
+    `save(gym, values, row)` answers (it ends in `gym.done`). Values are the raw strings, stripped. Without `save`,
+    the inputs are the row's text fields: the row (a new `model()` on a create page) gets them, then the answer goes
+    to `done(row)` with the notice `saved(row, created)`."""
+    edits = model is not None and "{" + key + "}" in path
 
     def _row(gym: Gym, request: Request) -> Any:
-        return gym.get(model, _int(request.path_params[key], 0)) if model is not None else None
+        return gym.get(model, as_int(request.path_params[key], 0)) if edits else None
+
+    def _fields(gym: Gym, values: dict[str, str], row: Any):
+        created, row = row is None, row if row is not None else model()
+        for name, value in values.items():
+            setattr(row, name, value)
+        gym.db.add(row)
+        gym.db.flush()
+        return gym.done(done(row) if done else "/", notice=saved(row, created) if saved else "Saved")
+
+    def _initial(row: Any) -> dict[str, str]:
+        return initial(row) if initial else {i.name: "" if getattr(row, i.name) is None else str(getattr(row, i.name)) for i in inputs}
 
     def _render(gym: Gym, request: Request, row: Any, values: dict[str, str], errors: dict[str, str]):
         return gym.render(template, layout=layout, title=_call(title, row), row=row, inputs=inputs, values=values,
@@ -380,10 +397,10 @@ def form_page(router: APIRouter, path: str, *, title: str | Callable[[Any], str]
     def show(gym: GymDep, request: Request):
         row, check = _row(gym, request), request.query_params.get("check", "")
         typed = {i.name: request.query_params.get(i.name, "") for i in inputs}
-        if check or row is None or initial is None:
+        if check or row is None:
             values = typed if check else {k: v or (defaults or {}).get(k, "") for k, v in typed.items()}
         else:
-            values = initial(row)
+            values = _initial(row)
         return _render(gym, request, row, values, validate(gym, _strip(values), row) if check else {})
 
     @router.post(path)
@@ -392,7 +409,7 @@ def form_page(router: APIRouter, path: str, *, title: str | Callable[[Any], str]
         values = {i.name: str(form.get(i.name, "")) for i in inputs}
         if validate(gym, _strip(values), row):
             return gym.done(request.url.path[len(gym.base):], check=1, **values)
-        return save(gym, _strip(values), row)
+        return (save or _fields)(gym, _strip(values), row)
 
 
 def _strip(values: dict[str, str]) -> dict[str, str]:
@@ -406,7 +423,7 @@ def set_field_action(router: APIRouter, path: str, *, model: Any, name: str, don
 
     @router.post(path)
     async def act(gym: GymDep, request: Request):
-        row = gym.get(model, _int(request.path_params[key], 0))
+        row = gym.get(model, as_int(request.path_params[key], 0))
         setattr(row, name, str((await request.form()).get(name, "")).strip())
         gym.db.add(row)
         return gym.done(done(row), notice=notice)
@@ -418,9 +435,25 @@ def delete_action(router: APIRouter, path: str, *, model: Any, done: str, notice
 
     @router.post(path)
     def act(gym: GymDep, request: Request):
-        row = gym.get(model, _int(request.path_params[key], 0))
+        row = gym.get(model, as_int(request.path_params[key], 0))
         if before is not None:
             before(gym, row)
         gym.db.delete(row)
         return gym.done(done, notice=notice(row))
 
+
+
+def transition_action(router: APIRouter, path: str, *, model: Any, act: Callable[[Gym, Any], Any], field: str = "status",
+                      source: Sequence[str] = ("pending",), settled: Callable[[Any], str], noun: Callable[[Any], str] | None = None,
+                      key: str = "row_id") -> None:
+    """POST `path`: a state change (confirm, cancel) that runs `act(gym, row)` only while the row's `field` is in
+    `source`; a second click (double click, back button) changes nothing and goes back to `settled(row)`'s page
+    with a notice saying the row (`noun(row)`, default the model's name) is already in its state."""
+
+    @router.post(path)
+    def act_once(gym: GymDep, request: Request):
+        row = gym.get(model, as_int(request.path_params[key], 0))
+        if getattr(row, field) not in source:
+            what = noun(row) if noun else model.__name__.lower()
+            return gym.done(settled(row), notice=f"This {what} is already {getattr(row, field)}.")
+        return act(gym, row)

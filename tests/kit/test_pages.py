@@ -18,7 +18,7 @@ from fastapi import APIRouter
 from sqlmodel import select
 
 from mocked_apps.kit.pages import (Choice, Column, DateRange, Input, MoneyError, Range, Search, Sign, Table, delete_action,
-                                   detail_page, form_page, parse_money, set_field_action, signed, table_page)
+                                   detail_page, form_page, parse_money, set_field_action, signed, table_page, transition_action)
 
 from .models import Entry
 
@@ -53,6 +53,16 @@ table_page(router, "/", model=Entry, title="Entries", order=(Entry.id,), page_si
 detail_page(router, "/entries/{row_id}", model=Entry, title=lambda e: e.what, facts_of=lambda e, c: [("Amount", signed(e.amount)), ("Note", e.note)])
 set_field_action(router, "/entries/{row_id}/note", model=Entry, name="note", done=lambda e: f"/entries/{e.id}", notice="Noted")
 delete_action(router, "/entries/{row_id}/delete", model=Entry, done="/", notice=lambda e: f"Deleted {e.what}")
+
+
+def settle(gym, e):
+    e.kind = "settled"
+    gym.db.add(e)
+    return gym.done(f"/entries/{e.id}", notice="Settled")
+
+
+transition_action(router, "/entries/{row_id}/settle", model=Entry, act=settle, field="kind", source=("out",),
+                  settled=lambda e: f"/entries/{e.id}")
 '''
 MODELS = '''
 from pydantic import NaiveDatetime
@@ -120,6 +130,9 @@ def test_form_errors_come_back_on_a_get_that_writes_nothing_then_create_edit_not
     app.post(f"/entries/{entry['id']}/note", note="  with Ana ")
     detail = app.get(f"/entries/{entry['id']}").text
     assert "<h1>Team lunch</h1>" in detail and "-$20.00" in detail and "with Ana" in detail
+    assert app.post(f"/entries/{entry['id']}/settle").endswith("notice=Settled") and app.state()["entry"][-1]["kind"] == "settled"
+    settled = app.state()
+    assert app.post(f"/entries/{entry['id']}/settle").endswith("notice=This+entry+is+already+settled.") and app.state() == settled
     assert app.post(f"/entries/{entry['id']}/delete") == "/?notice=Deleted+Team+lunch"
     assert app.state() == before
     assert app.http.get(f"/entries/{entry['id']}").status_code == 404
