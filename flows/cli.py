@@ -21,7 +21,8 @@ flows_app = typer.Typer(help="Prefect flows: serve them as deployments for the P
 
 def _prefect_defaults() -> None:
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
-    os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "180")  # 2 busy cores start it slowly
+    # 8-18 s on 2 idle cores; minutes on 2 cores that other work keeps busy
+    os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "600")
 
 
 def run(config: "PipelineConfig", verbose: bool = typer.Option(False, help="Show Prefect's logs.")) -> None:
@@ -60,7 +61,16 @@ def _run(config: PipelineConfig, verbose: bool) -> None:
             bars.update(shown[key], completed=done, total=total)
 
         listen(on_progress)
-        report = pipeline(config)
+        try:
+            report = pipeline(config)
+        except RuntimeError as err:
+            if "ephemeral Prefect API server" not in str(err):
+                raise
+            typer.echo(f"error: Prefect's temporary server did not start within "
+                       f"{os.environ['PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS']} s (a busy machine starts it slowly): "
+                       "raise PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS, or point PREFECT_API_URL at a running "
+                       "`prefect server start`; nothing was lost, rerun with the same --out to resume", err=True)
+            raise typer.Exit(1) from None
     _summary(report)
     console.print(f"report: {out / 'report.md'}  dataset: {out / 'dataset'}")
     broken = [a for stage in ("rollouts", "rollouts_trained") for a in report["stages"].get(stage, {}).get("agents", [])
