@@ -1,10 +1,11 @@
-"""App synthesis by coding agents: spec -> scaffold -> agent loop on checker feedback -> registered app."""
+"""App synthesis by coding agents: brief -> draft app spec -> agent loop on compiler and checker feedback -> registered
+spec (its task families derived from it)."""
 
 from .agent import CodingSession, SynthesisConfig, SynthesisResult, synthesize_app
 from .chat import AnthropicChat, OpenAIChat, ProviderNotConfigured, make_chat
 from .cli_agent import CliChat, CodingAgentUnavailable, available_cli_agents
 from .record import SessionLog, read_log
-from .scaffold import ScaffoldError, scaffold, seed_rows
+from .draft import SPEC_FILE, draft_spec, write_draft
 from .spec import AppSpec, EntityField, EntitySpec, SpecError, generate_spec, load_spec
 from .tools import TOOL_NAMES, TOOL_SPECS, ToolResult, Workspace, report_text
 
@@ -18,7 +19,7 @@ __all__ = [
     "EntitySpec",
     "OpenAIChat",
     "ProviderNotConfigured",
-    "ScaffoldError",
+    "SPEC_FILE",
     "SessionLog",
     "SpecError",
     "SynthesisConfig",
@@ -28,12 +29,12 @@ __all__ = [
     "ToolResult",
     "Workspace",
     "available_cli_agents",
+    "draft_spec",
     "generate_spec",
     "load_spec",
     "make_chat",
     "read_log",
     "report_text",
-    "scaffold",
-    "seed_rows",
     "synthesize_app",
+    "write_draft",
 ]

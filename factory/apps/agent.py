@@ -1,11 +1,15 @@
-"""The coding-agent loop: from an AppSpec and a scaffolded workspace to an app that passes the contract checker, or a rejection.
+"""The coding-agent loop: from a brief to an app spec that compiles and passes the contract checker, or a rejection.
 
-One round ends each time the model says `finish` (or stops calling tools): the checker judges the
-workspace (and the app's own tests must pass). All laws pass -> accepted: the folder is copied to
-GYMFACTORY_HOME/apps/<name> and registered by name. A failure goes back to the model as the tool
-result (the report, law by law) until the round limit -> rejected with the last report. Every
-prompt, turn, tool call and result, report and token count is recorded as JSON lines.
-The candidate app is never imported here: the checker and tests run it in child processes.
+The workspace starts as the brief's draft spec (`app.yaml`, which compiles and passes). The model writes
+the app as a spec first: entities, state machines, create forms, pages from the kit's archetypes; only
+where a spec cannot express the app does it add an extension (its own routes and templates, see
+`mocked_apps/kit/spec/extension.py`). One round ends each time the model says `finish` (or stops calling
+tools): the factory compiles the spec, the checker judges the app, and the spec must derive at least
+`min_families` task families. All pass -> accepted: the workspace is copied to GYMFACTORY_HOME/apps/<name>
+and its spec registered by name, so the app's derived families join synthesis. A failure goes back to
+the model as the tool result (the compiler's or the checker's words, law by law) until the round limit
+-> rejected with the last report. Every prompt, turn, tool call and result, report and token count is
+recorded as JSON lines. An extension is never imported here: the checker runs the app in a child process.
 """
 
 from __future__ import annotations
@@ -24,9 +28,12 @@ from mocked_apps.registry import SHIPPED, home, register
 
 from factory.providers.base import ProviderError
 
+from mocked_apps.catalogue import SPECS
+from mocked_apps.kit.spec import AppSpec as KitSpec
+
 from .chat import Call, ChatAdapter
+from .draft import copy_app, write_draft
 from .record import SessionLog
-from .scaffold import copy_app, scaffold
 from .spec import AppSpec
 from .tools import Workspace, report_text
 
@@ -43,8 +50,7 @@ class SynthesisConfig(BaseModel):
     max_turns: int = Field(default=40, ge=1, description="Model replies before the session stops (then judged once more).")
     max_pages: int = Field(default=12, ge=1, description="Pages the checker crawls.")
     controls_budget_s: float = Field(default=15.0, gt=0, description="Seconds the checker spends clicking controls.")
-    test_timeout_s: float = Field(default=120.0, gt=0, description="Deadline of the app's own tests.")
-    require_tests: bool = Field(default=True, description="Acceptance also needs the app's own tests to pass.")
+    min_families: int = Field(default=1, ge=0, description="Task families the spec must derive (so the app serves tasks).")
 
 
 class SynthesisResult(BaseModel):
@@ -60,6 +66,8 @@ class SynthesisResult(BaseModel):
     checker_runs: int = 0
     report: CheckReport | None = Field(default=None, description="The checker's last report.")
     app_dir: str | None = Field(default=None, description="The registered app folder (accepted only).")
+    spec: str | None = Field(default=None, description="The registered spec file (accepted only).")
+    families: tuple[str, ...] = Field(default=(), description="Task families derived from the last spec.")
     workspace: str
     log: str = Field(description="The session's JSON-lines record.")
     usage: dict[str, int] = Field(default_factory=dict, description="Token totals from the SDK responses.")
@@ -71,29 +79,35 @@ class SynthesisResult(BaseModel):
 
 
 SYSTEM = """You are a senior engineer writing a mocked web app for a GUI-agent gym, on the gymfactory app kit.
-The workspace is one app package (FastAPI routes, SQLModel tables, Jinja2 templates) that already runs and passes
-the contract checker: a list + detail + create page over the first entity. Extend it to the spec with the tools.
-Rules (the checker enforces them): GET never changes state; every state change is a POST form ending in gym.done(...)
-(POST -> 303 -> GET); ids are autoincrement integers and timestamps come from gym.now (never uuid/random/wall clock);
-no console errors at 1280x800 and 390x844; no dead controls (every link/button changes state or page; no href="#",
-no button that does nothing); every input has a <label for>; buttons and links have text; search is a GET form with
-role="search". Templates extend "layout.html" (which extends "kit/base.html"). Timestamps use pydantic.NaiveDatetime.
-Never touch files outside the workspace. Keep seed.json believable (dozens of rows, the Northwind Studio cast).
-Call run_checker or run_tests whenever you like; call finish when done: the checker then judges the app."""
+Write the app as a SPEC first: app.yaml, a declarative app (schema below) that the kit compiles into a running app:
+entities with typed fields and sample data, states and transitions (inputs, guards, effects, confirm steps), computed
+fields, create forms or wizards, pages from archetypes (table, board, catalogue, feed, booking, calendar, chat,
+settings, maplist, media), navigation and a theme. The workspace already holds a draft app.yaml that compiles and passes
+the checker; grow it to the brief. Task families are derived from the spec (moves through its state machine, creations,
+lookups), so a real state machine and create forms make the app useful.
+Only where the spec cannot express the app, add an extension: `extension: ext` in app.yaml, ext/routes.py defining
+mount(app, router) (app.spec, app.model(entity) -> SQLModel table, render from mocked_apps.kit.archetypes.common;
+`gym: GymDep` from mocked_apps.kit.context), ext/templates/*.html extending "arch/layout.html", and a page
+{archetype: custom, path: /PATH, title: TITLE} for each of its pages (paths outside /<entity>/ and the archetypes').
+Rules (the checker enforces them): GET never changes state; every change is a POST ending in gym.done(...) (303 -> GET);
+no console errors at 1280x800 and 390x844; no dead controls; every input has a label. Keep the app's name.
+Writing app.yaml answers whether it compiles; call run_checker whenever you like; call finish when done: the spec is
+compiled and the checker judges the app."""
 
 
-def _user_prompt(spec: AppSpec, files: list[str]) -> str:
-    return (f"Build this app:\n```json\n{spec.model_dump_json(indent=1)}\n```\n"
-            f"The workspace holds:\n" + "\n".join(f"- {f}" for f in files))
+def _user_prompt(brief: AppSpec, files: list[str]) -> str:
+    schema = json.dumps(KitSpec.model_json_schema(by_alias=True), separators=(",", ":"))
+    example = (SPECS / "pawcare.yaml").read_text()
+    return (f"Build this app:\n```json\n{brief.model_dump_json(indent=1)}\n```\n"
+            f"The workspace holds:\n" + "\n".join(f"- {f}" for f in files) +
+            f"\n\nThe spec schema (JSON Schema of app.yaml):\n{schema}\n\nA catalogue spec, for its shape:\n```yaml\n{example}```")
 
 
-def _feedback(report: CheckReport | None, tests: tuple[bool, str] | None, round_: int, rounds: int) -> str:
+def _feedback(report: CheckReport | None, families: str, round_: int, rounds: int) -> str:
     parts = [f"Round {round_} of {rounds}: the app is NOT accepted yet."]
     if report is not None:
         parts.append(report_text(report))
-    if tests is not None and not tests[0]:
-        parts.append("The app's own tests fail:\n" + tests[1])
-    parts.append("Fix the first failure, then call finish again.")
+    parts += [families, "Fix the first failure, then call finish again."]
     return "\n\n".join(parts)
 
 
@@ -108,9 +122,8 @@ class CodingSession:
         self.dir = Path(workdir) / spec.name
         if self.dir.exists():  # a rerun with the same --out starts this app's session afresh
             shutil.rmtree(self.dir)
-        self.workspace = Workspace(self.dir / spec.name, shots=self.dir / "shots", max_pages=self.config.max_pages,
-                                   controls_budget_s=self.config.controls_budget_s, test_timeout_s=self.config.test_timeout_s,
-                                   browser=browser)
+        self.workspace = Workspace(self.dir / spec.name, name=spec.name, shots=self.dir / "shots", max_pages=self.config.max_pages,
+                                   controls_budget_s=self.config.controls_budget_s, browser=browser)
         self.log = SessionLog(self.dir / "session.jsonl")
         self.usage = {"input_tokens": 0, "output_tokens": 0}
         self.rounds = self.turns = 0
@@ -118,15 +131,14 @@ class CodingSession:
         self._started = time.monotonic()
 
     def run(self) -> SynthesisResult:
-        scaffold(self.spec, self.workspace.root)
+        write_draft(self.spec, self.workspace.root)
         provider = getattr(self.chat, "provider", "template")
         self.log.write("start", app=self.spec.name, spec=self.spec.model_dump(mode="json"), config=self.config.model_dump(),
                        provider=provider, model=getattr(self.chat, "model", None), workspace=str(self.workspace.root))
-        if self.chat is None:  # template: the scaffold alone, judged once
+        if self.chat is None:  # template: the brief's draft spec alone, compiled and judged once
             self.rounds = 1
-            passed, _tests = self._judge()
-            return self._accept("the scaffold passes (template provider: no coding model)") if passed else \
-                self._end("rejected", "the scaffold fails the checker")
+            return self._accept("the draft spec passes (template provider: no coding model)") if self._judge() else \
+                self._end("rejected", "the draft spec fails the checker")
         try:
             return self._loop()
         except ProviderError as err:
@@ -172,32 +184,29 @@ class CodingSession:
             if verdict is not None and not turn.calls:
                 self.chat.add_user(verdict[1])
         self.rounds += 1
-        passed, _ = self._judge()
-        if passed:
+        if self._judge():
             return self._accept(f"all laws pass at the turn limit ({self.config.max_turns})")
         return self._end("rejected", f"turn limit {self.config.max_turns} reached and the app still fails")
 
     def _round(self) -> tuple[bool, str]:
         """A finish: judge the workspace; (accepted?, what the model is told)."""
         self.rounds += 1
-        passed, tests = self._judge()
-        if passed:
-            return True, "Accepted: " + report_text(self.report)
-        return False, _feedback(self.report, tests, self.rounds, self.config.rounds)
+        if self._judge():
+            return True, "Accepted: " + report_text(self.report) + "\n" + self.workspace.families_text()
+        return False, _feedback(self.report, self.workspace.families_text(), self.rounds, self.config.rounds)
 
-    def _judge(self) -> tuple[bool, tuple[bool, str] | None]:
+    def _judge(self) -> bool:
+        """Compile and check the spec; it passes when every law does and it derives enough task families."""
         self.report = self.workspace.run_checker()
-        self.log.write("checker", round=self.rounds, source="finish", report=self.report.model_dump(mode="json"))
-        tests = None
-        if self.report.ok and self.config.require_tests:
-            tests = self.workspace.run_tests()
-            self.log.write("tests", round=self.rounds, passed=tests[0], output=tests[1])
-        return self.report.ok and (tests is None or tests[0]), tests
+        families = self.workspace.families()
+        self.log.write("checker", round=self.rounds, source="finish", report=self.report.model_dump(mode="json"),
+                       families=list(families))
+        return self.report.ok and len(families) >= self.config.min_families
 
     def _accept(self, reason: str) -> SynthesisResult:
         with _REGISTER:
             dest = copy_app(self.workspace.root, home() / "apps" / self.spec.name)
-            register(self.spec.name, dest)
+            register(self.spec.name, dest / self.workspace.spec_path.name)
         self.log.write("registered", name=self.spec.name, folder=str(dest))
         return self._end("accepted", reason, app_dir=str(dest))
 
@@ -205,6 +214,7 @@ class CodingSession:
         result = SynthesisResult(
             name=self.spec.name, status=status, reason=reason, rounds=self.rounds, turns=self.turns,
             checker_runs=self.workspace.checker_runs, report=self.report, app_dir=app_dir, workspace=str(self.workspace.root),
+            spec=str(Path(app_dir) / self.workspace.spec_path.name) if app_dir else None, families=self.workspace.families(),
             log=str(self.log.path), usage=dict(self.usage), seconds=round(time.monotonic() - self._started, 2),
         )
         self.log.write("end", **json.loads(result.model_dump_json(exclude={"report"})))
@@ -213,5 +223,6 @@ class CodingSession:
 
 def synthesize_app(spec: AppSpec, chat: ChatAdapter | None, workdir: Path, config: SynthesisConfig | None = None,
                    browser: Any = None) -> SynthesisResult:
-    """Scaffold `spec` in `workdir/<name>/`, let the model iterate on checker feedback, accept (register) or reject."""
+    """Draft `spec` as an app spec in `workdir/<name>/`, let the model iterate on compiler and checker feedback,
+    accept (register the spec) or reject."""
     return CodingSession(spec, chat, workdir, config, browser).run()

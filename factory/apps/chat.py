@@ -158,7 +158,7 @@ class ProviderNotConfigured(RuntimeError):
 MISSING = (
     "app synthesis needs a coding model and none is configured: set ANTHROPIC_API_KEY (and optionally ANTHROPIC_BASE_URL, "
     "ANTHROPIC_MODEL) or OPENAI_API_KEY (and optionally OPENAI_BASE_URL, OPENAI_MODEL, e.g. a local vLLM server), "
-    "or pass --provider template to only scaffold and check the skeleton app, or --provider claude|codex for an installed CLI"
+    "or pass --provider template to compile and check the brief's draft spec without a model, or --provider claude|codex for an installed CLI"
 )
 
 

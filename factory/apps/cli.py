@@ -15,7 +15,7 @@ def synthesize(
     spec: list[Path] = typer.Option(None, "--spec", help="App spec file (JSON or YAML); repeat for several."),
     category: str = typer.Option(None, help="Generate specs for this category with the provider instead."),
     n: int = typer.Option(1, "--n", min=1, help="How many specs to generate for --category."),
-    provider: str = typer.Option(None, help="openai | anthropic | template (scaffold only) | claude | codex (installed CLIs); "
+    provider: str = typer.Option(None, help="openai | anthropic | template (the brief's draft spec, no model) | claude | codex (installed CLIs); "
                                             "default: the one whose API key is set."),
     model: str = typer.Option(None, help="Model name (default: OPENAI_MODEL / ANTHROPIC_MODEL)."),
     rounds: int = typer.Option(3, min=1, help="Checker verdicts before an app is rejected."),
@@ -23,7 +23,8 @@ def synthesize(
     max_pages: int = typer.Option(12, help="Pages the checker crawls per verdict."),
     budget: float = typer.Option(15.0, help="Seconds the checker spends clicking controls per verdict."),
 ) -> None:
-    """Scaffold each spec, let a coding agent iterate on contract-checker feedback, and register the apps that pass."""
+    """Draft each brief as an app spec, let a coding agent grow it on compiler and checker feedback, and register the
+    specs that pass (their task families are derived from them)."""
     from factory.providers import ProviderError
 
     from .agent import SynthesisConfig
@@ -53,7 +54,7 @@ def synthesize(
         table.add_row(result.name, f"[{colour}]{result.status}[/{colour}]", str(result.rounds), str(result.turns),
                       f"{result.usage.get('input_tokens', 0)}/{result.usage.get('output_tokens', 0)}", f"{result.seconds:.0f}")
         notes.append(f"{result.name}: {result.status}: {result.reason}; log {result.log}"
-                     + (f"; registered at {result.app_dir}" if result.app_dir else ""))
+                     + (f"; registered at {result.spec}; families: {', '.join(result.families) or 'none'}" if result.spec else ""))
         if result.report is not None and not result.accepted:
             from mocked_apps.checker import render
 

@@ -42,8 +42,8 @@ class CliChat:
         self._prompt = ""
 
     def start(self, system: str, user: str) -> None:
-        self._prompt = (f"{system}\n\n{user}\n\nThe app package is the current directory. Edit its files directly. "
-                        f"To run its own tests: python -m pytest tests/.")
+        self._prompt = (f"{system}\n\n{user}\n\nThe app workspace (app.yaml and any extension folder) is the current "
+                        "directory. Edit its files directly.")
 
     def step(self) -> Turn:
         argv = [*COMMANDS[self.model], self._prompt]

@@ -56,7 +56,7 @@ def collect_specs(spec_files: list[Path] | tuple[Path, ...], category: str | Non
 
 
 def chat_for(provider: str, spec: AppSpec, workdir: Path, model: str | None = None, **options: Any) -> ChatAdapter | None:
-    """The conversation a session runs: an SDK adapter, a coding-agent CLI, or None (template: scaffold only)."""
+    """The conversation a session runs: an SDK adapter, a coding-agent CLI, or None (template: the draft spec only)."""
     if provider == "template":
         return None
     if provider in COMMANDS:

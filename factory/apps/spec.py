@@ -1,4 +1,9 @@
-"""App specs: what a new mocked app should be (entities, screens, flows, task families), by hand or from a provider."""
+"""App briefs: what a new mocked app should be (entities, screens, flows), by hand or from a provider.
+
+A brief is what a coding session starts from; the session writes the app itself as a kit app spec
+(`mocked_apps.kit.spec.AppSpec`), whose task families are derived from its state machine, forms and pages.
+A brief names no families (an old brief's `task_families` is ignored): names nobody implements promise
+tasks that no code serves, and the derived ones come with their verifiers and goldens."""
 
 from __future__ import annotations
 
@@ -57,7 +62,7 @@ class EntitySpec(BaseModel):
 
 
 class AppSpec(BaseModel):
-    """A new mocked app: what it imitates, what it stores, what people do with it, which tasks it serves."""
+    """A brief for a new mocked app: what it imitates, what it stores, what people do with it."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -70,7 +75,6 @@ class AppSpec(BaseModel):
     entities: tuple[EntitySpec, ...] = Field(min_length=1, description="Tables; the first is the app's main list.")
     screens: tuple[str, ...] = Field(default=(), description="Pages a person can open, in words.")
     flows: tuple[str, ...] = Field(default=(), description="User flows, e.g. 'add a contact', 'archive a deal'.")
-    task_families: tuple[str, ...] = Field(default=(), description="Task families it should support, e.g. 'crm.add_contact'.")
 
     @model_validator(mode="after")
     def _check(self) -> "AppSpec":
@@ -111,7 +115,7 @@ def generate_spec(provider: Provider, *, category: str | None = None, imitates: 
     prompt = (
         f"Design a small web app {target} for a GUI-agent training gym. "
         "Give it a snake_case name, 1-3 entities (the first one is the main list; each with 3-7 plain fields), "
-        "4+ screens, 3+ user flows, and 2+ task families named '<app>.<verb_object>'. "
+        "4+ screens and 3+ user flows. "
         "The default data is about Alex Morgan, operations manager at Northwind Studio, and colleagues. " + hint
     )
     return provider.structured([Message(role="user", content=prompt)], AppSpec)

@@ -1,20 +1,28 @@
-"""The coding agent's tools over one app workspace: files (confined to it), the contract checker, the app's tests, screenshots."""
+"""The coding agent's tools over one app workspace: files (confined to it), the compiler and the contract checker, screenshots.
+
+The workspace is an app spec (`app.yaml`, the kit's `AppSpec`) and, only where the spec cannot express the app, its
+extension folder (`mocked_apps/kit/spec/extension.py`). Writing the spec answers whether it compiles; the checker
+compiles it first, so a spec that does not compile fails as the law `starts` with the compiler's words.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import os
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mocked_apps.checker import CheckerError, CheckReport, LawResult, check_app
 from mocked_apps.checker.report import ordered
+from mocked_apps.kit.compiler import compile_spec
+from mocked_apps.kit.spec import SampleError, SpecError, read_spec
+from mocked_apps.kit.spec.derive import derive_families
+from mocked_apps.kit.spec.extension import extension_folder
 
-REPO = Path(__file__).resolve().parents[2]
+from .draft import SPEC_FILE
+
 _MAX_READ = 40_000
 _MAX_WRITE = 200_000
 _SKIP = {"__pycache__", ".pytest_cache"}
@@ -24,12 +32,11 @@ TOOL_SPECS: tuple[dict[str, Any], ...] = (
      "parameters": {"type": "object", "properties": {"path": {"type": "string", "description": "Folder inside the workspace; default '.'."}}}},
     {"name": "read_file", "description": "Read one text file of the workspace.",
      "parameters": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}},
-    {"name": "write_file", "description": "Create or replace one file of the workspace with `content`.",
+    {"name": "write_file", "description": "Create or replace one file of the workspace with `content`; writing app.yaml "
+     "answers whether the spec compiles, and if not, where and why.",
      "parameters": {"type": "object", "properties": {"path": {"type": "string"}, "content": {"type": "string"}}, "required": ["path", "content"]}},
-    {"name": "run_checker", "description": "Run the app contract checker on the workspace; answers each law's verdict and evidence.",
-     "parameters": {"type": "object", "properties": {}}},
-    {"name": "run_tests", "description": "Run the app's own tests (pytest on tests/) and answer the outcome and output tail.",
-     "parameters": {"type": "object", "properties": {}}},
+    {"name": "run_checker", "description": "Compile app.yaml and run the app contract checker on it; answers each law's verdict "
+     "and evidence, and the task families derived from the spec.", "parameters": {"type": "object", "properties": {}}},
     {"name": "screenshot", "description": "Render one page of a fresh instance at desktop or phone size and save a PNG; answers its path.",
      "parameters": {"type": "object", "properties": {"path": {"type": "string", "description": "Page path, e.g. '/' or '/new'."},
                                                      "form_factor": {"type": "string", "enum": ["desktop", "mobile"]}}}},
@@ -76,13 +83,14 @@ def report_text(report: CheckReport) -> str:
 
 
 class Workspace:
-    """One app package folder the agent may change, and the ways to judge it."""
+    """One app workspace (a spec and its extension) the agent may change, and the ways to judge it."""
 
-    def __init__(self, root: Path, *, shots: Path | None = None, max_pages: int = 12, controls_budget_s: float = 15.0,
-                 test_timeout_s: float = 120.0, browser: Any = None):
+    def __init__(self, root: Path, *, name: str | None = None, shots: Path | None = None, max_pages: int = 12,
+                 controls_budget_s: float = 15.0, browser: Any = None):
         self.root = Path(root).resolve()
+        self.name = name or self.root.name  # the app's registry name: the spec must keep it
         self.shots = Path(shots) if shots else self.root.parent / "shots"
-        self.max_pages, self.controls_budget_s, self.test_timeout_s = max_pages, controls_budget_s, test_timeout_s
+        self.max_pages, self.controls_budget_s = max_pages, controls_budget_s
         self.browser = browser
         self.checker_runs = 0
         self._last: tuple[str, CheckReport] | None = None
@@ -102,10 +110,7 @@ class Workspace:
                 return ToolResult(self.write_file(_need(args, "path"), _need(args, "content")))
             if name == "run_checker":
                 report = self.run_checker()
-                return ToolResult(report_text(report), ok=True, report=report)
-            if name == "run_tests":
-                passed, output = self.run_tests()
-                return ToolResult(("TESTS PASS\n" if passed else "TESTS FAIL\n") + output, ok=True)
+                return ToolResult(report_text(report) + "\n" + self.families_text(), ok=True, report=report)
             return ToolResult(self.screenshot(str(args.get("path", "/")), str(args.get("form_factor", "desktop"))))
         except ToolError as err:
             return ToolResult(f"error: {err}", ok=False)
@@ -151,7 +156,11 @@ class Workspace:
             raise ToolError(f"{path!r} is a folder")
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(content)
-        return f"wrote {target.relative_to(self.root).as_posix()} ({len(content)} characters)"
+        wrote = f"wrote {target.relative_to(self.root).as_posix()} ({len(content)} characters)"
+        if target != self.spec_path:
+            return wrote
+        error = self.compile_error()
+        return wrote + ("; the spec compiles. " + self.families_text() if error is None else f"; the spec does NOT compile: {error}")
 
     def digest(self) -> str:
         """A hash of every file: the checker's verdict is reused while nothing changed."""
@@ -161,33 +170,57 @@ class Workspace:
         return h.hexdigest()
 
     # ---- judges --------------------------------------------------------------------------
+    @property
+    def spec_path(self) -> Path:
+        return self.root / SPEC_FILE
+
+    def compile_error(self) -> str | None:
+        """Why app.yaml does not compile (read, checked, tables, routes and sample data built), or None when it does.
+
+        The extension is only looked for here, never imported: its code runs in the app's own server process."""
+        if not self.spec_path.is_file():
+            return f"there is no {SPEC_FILE}; write the app spec there"
+        try:
+            spec = read_spec(self.spec_path)
+            if spec.name != self.name:
+                return f"name: the app is {self.name!r}; keep that name (it is how the app is registered)"
+            extension_folder(spec, self.spec_path)
+            compile_spec(spec)
+        except (SpecError, SampleError) as err:
+            return str(err).replace(str(self.root) + "/", "")
+        return None
+
+    def families(self) -> tuple[str, ...]:
+        """Names of the task families derived from the spec (none while it does not compile)."""
+        if self.compile_error() is not None:
+            return ()
+        return tuple(f.name for f in derive_families(read_spec(self.spec_path)))
+
+    def families_text(self) -> str:
+        names = self.families()
+        return (f"Task families derived from the spec: {', '.join(names)}." if names else
+                "No task family derives from the spec yet: give an entity states and transitions, a create form, or a table page.")
+
     def run_checker(self) -> CheckReport:
-        """check_app on the workspace (the app runs in its own server process, never imported here)."""
+        """Compile the spec, then check_app on it (the app runs in a server process, never imported here)."""
         digest = self.digest()
         if self._last is not None and self._last[0] == digest:
             return self._last[1]
+        error = self.compile_error()
+        if error is not None:
+            failed = LawResult(law="starts", verdict="fail", evidence=f"the spec does not compile: {error}")
+            report = ordered(self.name, str(self.spec_path), {"starts": failed}, 0.0)
+            self._last = (digest, report)
+            return report
         self.checker_runs += 1
         try:
-            report = check_app(str(self.root), browser=self.browser, max_pages=self.max_pages, controls_budget_s=self.controls_budget_s)
+            report = check_app(str(self.spec_path), browser=self.browser, max_pages=self.max_pages,
+                               controls_budget_s=self.controls_budget_s)
         except CheckerError as err:  # the candidate app's server died under the checker: a failure of the app, said so
             died = LawResult(law="starts", verdict="fail", evidence=f"the app server died during the check: {str(err)[-1500:]}")
-            report = ordered(self.root.name, str(self.root), {"starts": died}, 0.0)
+            report = ordered(self.name, str(self.spec_path), {"starts": died}, 0.0)
         self._last = (digest, report)
         return report
-
-    def run_tests(self) -> tuple[bool, str]:
-        """pytest on the app's tests/ in a subprocess with a timeout: (passed, output tail)."""
-        if not (self.root / "tests").is_dir():
-            return False, "no tests/ folder in the workspace"
-        cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--import-mode=importlib",
-               "--rootdir", str(self.root), str(self.root / "tests")]
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
-        try:
-            done = subprocess.run(cmd, cwd=self.root, env=env, capture_output=True, text=True, timeout=self.test_timeout_s)
-        except subprocess.TimeoutExpired as err:
-            out = (err.stdout or b"")[-3000:]
-            return False, f"the tests ran past {self.test_timeout_s:.0f}s and were stopped\n" + (out.decode(errors="replace") if isinstance(out, bytes) else out)
-        return done.returncode == 0, (done.stdout + done.stderr)[-3000:]
 
     def screenshot(self, path: str = "/", form_factor: str = "desktop") -> str:
         """A PNG of `path` in a fresh instance, saved beside the workspace (never inside the app)."""
@@ -201,8 +234,10 @@ class Workspace:
             raise ToolError("form_factor must be 'desktop' or 'mobile'")
         self.shots.mkdir(parents=True, exist_ok=True)
         out = self.shots / f"shot-{len(list(self.shots.glob('*.png'))) + 1:03d}-{form_factor}.png"
+        if self.compile_error() is not None:
+            raise ToolError(f"the spec does not compile: {self.compile_error()}")
         try:
-            with AppServer(str(self.root)) as server:
+            with AppServer(str(self.spec_path)) as server:
                 url = server.url + server.admin.create()["url"].rstrip("/") + "/" + path.lstrip("/")
                 if self.browser is not None:  # the session's browser (Playwright's sync API does not nest)
                     status = _shoot(self.browser, url, form_factor, out)

@@ -1,4 +1,4 @@
-"""Shared pieces of the app-synthesis tests: a spec, a temporary GYMFACTORY_HOME, one Chromium, a raw-arguments LLM."""
+"""Shared pieces of the app-synthesis tests: a brief, a temporary GYMFACTORY_HOME, one Chromium, a raw-arguments LLM."""
 
 from __future__ import annotations
 
@@ -21,7 +21,6 @@ SPEC = {
         {"name": "birthday", "type": "date", "required": False, "description": "Birthday"}]}],
     "screens": ["all contacts", "contact detail", "new contact"],
     "flows": ["add a contact", "delete a contact"],
-    "task_families": ["contacts_book.add_contact"],
 }
 CHECK = {"max_pages": 8, "controls_budget_s": 15.0}
 

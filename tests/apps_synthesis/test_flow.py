@@ -34,7 +34,7 @@ def test_flow_fans_out_sessions_and_a_failing_model_ends_them_as_errors(prefect_
         assert result["turns"] == 0 and result["checker_runs"] == 0
         events = read_log(tmp_path / "out" / result["name"] / "session.jsonl")
         assert [e["kind"] for e in events] == ["start", "prompt", "end"]
-        assert (tmp_path / "out" / result["name"] / result["name"] / "routes.py").is_file()  # the scaffold was there
+        assert (tmp_path / "out" / result["name"] / result["name"] / "app.yaml").is_file()  # the draft spec was there
     assert not set(names) & set(registered())
 
 

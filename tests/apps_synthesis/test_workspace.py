@@ -1,18 +1,21 @@
-"""Specs, the scaffold and the workspace tools: a scaffolded app passes the real contract checker and its own tests;
-the tools refuse paths that leave the workspace; the CLI refuses to run without a configured provider."""
+"""Briefs, the draft spec and the workspace tools: with no model and no API key (the template provider) the brief's draft
+spec compiles, passes the real contract checker and is registered with derived families; writing the spec answers
+whether it compiles; the tools refuse paths that leave the workspace; the CLI refuses to run without a provider."""
 
 from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 import yaml
 from typer.testing import CliRunner
 
-from factory.apps import SpecError, Workspace, load_spec, scaffold
-from factory.apps.scaffold import ScaffoldError
-from mocked_apps.checker import LAWS, check_app
+from factory.apps import SpecError, SynthesisConfig, Workspace, load_spec, read_log
+from factory.apps.run import run_one
+from mocked_apps.checker import LAWS
+from mocked_apps.registry import registered
 
 from .conftest import CHECK, SPEC, spec
 
@@ -36,28 +39,43 @@ def test_specs_load_from_json_and_yaml_and_bad_ones_say_why(tmp_path):
         collect_specs([tmp_path / "mail.json"], None, 1, "template")
 
 
-def test_a_scaffolded_app_passes_every_law_and_its_own_tests(tmp_path, browser):
-    root = scaffold(spec(), tmp_path / "contacts_book")
-    assert {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()} >= {
-        "__init__.py", "manifest.py", "models.py", "routes.py", "seed.json", "templates/layout.html", "templates/index.html",
-        "templates/new.html", "templates/detail.html", "tests/__init__.py", "tests/test_contacts_book.py"}
-    seed = json.loads((root / "seed.json").read_text())
-    assert len(seed["seed"]["contact"]) == 10 and seed["clock"] == "2026-03-02T09:00:00"
-    with pytest.raises(ScaffoldError):
-        scaffold(spec(), root)
-    report = check_app(str(root), browser=browser, **CHECK)
-    assert [r.law for r in report.laws] == list(LAWS)
-    assert report.ok, report.failures
-    assert all(r.verdict == "pass" for r in report.laws)
-    assert "change state" in report.result("dead_controls").evidence
-    ws = Workspace(root, shots=tmp_path / "shots", browser=browser)
-    passed, output = ws.run_tests()
-    assert passed, output
-    assert "1 passed" in output
+def test_the_template_provider_compiles_the_draft_spec_checks_and_registers_it(gym_home, tmp_path, browser, monkeypatch):
+    for key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
+        monkeypatch.delenv(key, raising=False)
+    result = run_one(spec("contacts_draft"), "template", tmp_path, SynthesisConfig(**CHECK), browser=browser)
+    assert result.status == "accepted", (result.reason, result.report and result.report.failures)
+    assert result.rounds == 1 and result.turns == 0 and result.checker_runs == 1
+    assert [r.law for r in result.report.laws] == list(LAWS) and all(r.verdict == "pass" for r in result.report.laws)
+    assert registered()["contacts_draft"] == result.spec and result.spec.endswith("apps/contacts_draft/app.yaml")
+    assert set(result.families) >= {"contacts_draft.contact.create", "contacts_draft.contact.lookup"}
+    assert [e["kind"] for e in read_log(Path(result.log))] == ["start", "checker", "registered", "end"]
+    ws = Workspace(Path(result.workspace), shots=tmp_path / "shots", browser=browser)
     shot = ws.call("screenshot", {"path": "/contact/2", "form_factor": "mobile"})
     assert shot.ok and "HTTP 200" in shot.text, shot.text
     png = next((tmp_path / "shots").glob("*.png"))
-    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and not list(root.rglob("*.png"))
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and not list(Path(result.workspace).rglob("*.png"))
+
+
+def test_writing_the_spec_answers_whether_it_compiles(tmp_path):
+    root = tmp_path / "contacts_book"
+    root.mkdir()
+    ws = Workspace(root)
+    from factory.apps import draft_spec
+    from mocked_apps.kit.spec.write import dump_spec
+
+    good = dump_spec(draft_spec(spec()))
+    assert "the spec compiles" in ws.call("write_file", {"path": "app.yaml", "content": good}).text
+    for content, says in [
+        (good.replace("title: full_name", "title: nickname"), "entities.contact.title"),
+        (good.replace("name: contacts_book", "name: other_book"), "keep that name"),
+        (good + "extension: ext\n", "no ext/routes.py"),
+        (good.replace("sample: company", "sample: lottery_numbers"), "lottery_numbers"),
+        ("name: [", "cannot read it as YAML"),
+    ]:
+        text = ws.call("write_file", {"path": "app.yaml", "content": content}).text
+        assert "does NOT compile" in text and says in text, (says, text)
+        assert ws.run_checker().first_failure.law == "starts" and ws.checker_runs == 0  # no browser for a broken spec
+    assert ws.families() == ()
 
 
 def test_workspace_tools_stay_inside_and_report_errors_as_results(tmp_path):
@@ -85,6 +103,7 @@ def test_workspace_tools_stay_inside_and_report_errors_as_results(tmp_path):
     unknown = ws.call("rm_rf", {})
     assert not unknown.ok and "run_checker" in unknown.text
     assert ws.call("list_files", {}).text.splitlines() == ["templates/x.html"]
+    assert "starts: FAIL — the spec does not compile: there is no app.yaml" in ws.call("run_checker", {}).text
 
 
 def _root_cli():
@@ -152,7 +171,7 @@ def test_a_coding_agent_cli_is_run_in_the_workspace_with_the_prompt_and_its_abse
     turn = chat.step()
     assert turn.calls == () and "edited" in turn.text and turn.stop == "exit 0"
     argv = (ws / "argv.txt").read_text()
-    assert argv.startswith("-p\n") and "SYSTEM RULES" in argv and "build contacts" in argv
+    assert argv.startswith("-p\n") and "SYSTEM RULES" in argv and "build contacts" in argv and "app.yaml" in argv
     chat.add_user("dead_controls: FAIL")
     chat.step()
     assert (ws / "argv.txt").read_text().splitlines()[-1] == "dead_controls: FAIL"
