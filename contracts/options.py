@@ -62,11 +62,11 @@ def _nested(annotation: Any) -> type[BaseModel] | None:
 
 
 def config_options(model: type[M], names: dict[str, str] | None = None, exclude: Iterable[str] = (),
-                   only: Iterable[str] | None = None) -> Callable:
+                   only: Iterable[str] | None = None, helps: dict[str, str] | None = None) -> Callable:
     """Decorate `fn(config: model, ...)`: the command takes the model's fields as options and gets the config built.
 
     `exclude` leaves fields out, `only` keeps just these (nested ones as "outer.field"); a field left out keeps
-    its default."""
+    its default. `helps` replaces a field's description where the command gives the field another meaning."""
     exclude = set(exclude)
     if only is not None:
         keep = set(only)
@@ -108,8 +108,8 @@ def config_options(model: type[M], names: dict[str, str] | None = None, exclude:
             flag = shown(outer, field)
             if kind is bool:  # on and off both: a field that defaults to True must be turned off somehow
                 flag = f"{flag}/--no-{flag.removeprefix('--')}"
-            option = typer.Option(... if required else (None if is_many else default), flag,
-                                  help=info.description or "", show_default=not is_many)
+            described = (helps or {}).get(f"{outer}.{field}" if outer else field, info.description or "")
+            option = typer.Option(... if required else (None if is_many else default), flag, help=described, show_default=not is_many)
             params.append(inspect.Parameter(param, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=kind))
         params += [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own]
 

@@ -50,8 +50,11 @@ def register(root: typer.Typer) -> None:
     from flows.regenerate import RegenerateConfig
 
     regenerate = config_options(RegenerateConfig, names={"out": "--from", "diagnose_agent": "--agent", "new_tasks": "--tasks"},
-                                only=("out", "diagnose_agent", "new_tasks", "concurrency", "synth.seed", "distractor_rate", "use_llm"))
+                                only=("out", "diagnose_agent", "new_tasks", "concurrency", "synth.seed", "distractor_rate", "use_llm"),
+                                helps={"out": "Run folder (of `gymfactory run`) whose rollouts are diagnosed; versions go to "
+                                              "RUN/regenerated/v<k>/.", "synth.seed": "Seed of the new worlds."})
     root.command("regenerate")(regenerate(regenerate_command))
-    loop = config_options(LoopConfig, names={"out": "--out"}, only=("out", "rounds", "agent", "base_tasks", "heldout_tasks", "new_tasks",
-                                                                      "max_steps", "concurrency", "validation_runs", "synth.seed"))
+    loop = config_options(LoopConfig, only=("out", "rounds", "agent", "base_tasks", "heldout_tasks", "new_tasks", "max_steps",
+                                            "concurrency", "validation_runs", "synth.seed"),
+                          helps={"out": "Output folder (the loop writes OUT/loop/; a rerun resumes)."})
     root.command("loop")(loop(loop_command))
