@@ -18,6 +18,7 @@ from contracts.world import World
 from mocked_apps.calendar import recipes as calendar
 
 from . import recipes as tn
+from .manifest import MANIFEST
 from .offers import when_text
 from .projection import project
 from .rules import departure, fare_price, flight_change, stay_total
@@ -361,7 +362,7 @@ class FlightToCalendar(Family):
             return None
         instruction = say(rng, world, "Put my flight {number} to {city} on {when} in my calendar as \"{title}\", from take-off to landing (the times are in {app}).",
                           "Add a calendar event \"{title}\" for my {number} flight to {city} on {when}: from when it departs to when it lands.",
-                          number=item.number, city=item.city, when=when_text(item.starts.date()), title=title, app=tn.MANIFEST.title)
+                          number=item.number, city=item.city, when=when_text(item.starts.date()), title=title, app=MANIFEST.title)
         ctx = {"ref": item.row["ref"], "title": title, "date": item.starts.date().isoformat(), "start": item.starts.strftime("%H:%M"),
                "end": item.ends.strftime("%H:%M"), "start_at": item.starts.isoformat(), "end_at": item.ends.isoformat()}
         return self._req(instruction, ctx, [

@@ -18,25 +18,20 @@ from .rules import CABINS, CHECK_IN, SALE_DAYS, arrival, departure, duration_tex
 router = APIRouter()
 
 
-@dataclass
+@dataclass(frozen=True)
 class View:
-    """A booking with what its pages show: title, when it starts and ends, where, and whether it is still ahead."""
+    """A booking with what its pages show: title, when it starts and ends, details, and whether it is still ahead."""
 
     booking: Booking
     title: str
     starts: datetime
     ends: datetime
     detail: str
+    ahead: bool
     flight: Flight | None = None
     fare: Fare | None = None
     room: Room | None = None
     hotel: Hotel | None = None
-
-    @property
-    def ahead(self) -> bool:
-        return self._now < self.starts
-
-    _now: datetime = datetime.min
 
 
 def view(gym: Gym, b: Booking) -> View:
@@ -45,18 +40,16 @@ def view(gym: Gym, b: Booking) -> View:
         f = gym.get(Flight, fare.flight_id)
         a, z = gym.get(City, f.origin_id), gym.get(City, f.destination_id)
         stops = "Nonstop" if not f.stops else f"1 stop ({f.via})"
-        v = View(b, f"{a.name} ({a.code}) → {z.name} ({z.code})", departure(b.travel_date, f.depart), arrival(b.travel_date, f.depart, f.duration_min),
-                 f"{f.airline} {f.number} · {fare.cabin} · {stops} · {duration_text(f.duration_min)} · {b.travellers} traveller{'s' if b.travellers > 1 else ''}",
-                 flight=f, fare=fare)
-    else:
-        room = gym.get(Room, b.room_id)
-        hotel = gym.get(Hotel, room.hotel_id)
-        start = datetime.combine(date.fromisoformat(b.check_in), CHECK_IN)
-        v = View(b, f"{hotel.name}, {gym.get(City, hotel.city_id).name}", start, start + timedelta(days=b.nights, hours=-4),
-                 f"{room.name} · {b.nights} night{'s' if b.nights > 1 else ''} · {b.travellers} guest{'s' if b.travellers > 1 else ''} · "
-                 f"{'Free cancellation' if room.refundable else 'Non-refundable'}", room=room, hotel=hotel)
-    v._now = gym.now
-    return v
+        starts = departure(b.travel_date, f.depart)
+        return View(b, f"{a.name} ({a.code}) → {z.name} ({z.code})", starts, arrival(b.travel_date, f.depart, f.duration_min),
+                    f"{f.airline} {f.number} · {fare.cabin} · {stops} · {duration_text(f.duration_min)} · {b.travellers} traveller{'s' if b.travellers > 1 else ''}",
+                    gym.now < starts, flight=f, fare=fare)
+    room = gym.get(Room, b.room_id)
+    hotel = gym.get(Hotel, room.hotel_id)
+    start = datetime.combine(date.fromisoformat(b.check_in), CHECK_IN)
+    return View(b, f"{hotel.name}, {gym.get(City, hotel.city_id).name}", start, start + timedelta(days=b.nights, hours=-4),
+                f"{room.name} · {b.nights} night{'s' if b.nights > 1 else ''} · {b.travellers} guest{'s' if b.travellers > 1 else ''} · "
+                f"{'Free cancellation' if room.refundable else 'Non-refundable'}", gym.now < start, room=room, hotel=hotel)
 
 
 def _bookings(gym: Gym, trip_id: int) -> list[View]:

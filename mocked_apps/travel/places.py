@@ -11,7 +11,7 @@ import zlib
 
 from contracts.world import World
 
-__all__ = ["AIRLINES", "CITIES", "cities", "flights", "home", "hotels", "world_stays"]
+__all__ = ["AIRLINES", "CITIES", "ROOMS", "cities", "flights", "home", "hotels", "world_stays"]
 
 CITIES: dict[str, tuple[tuple[str, str], ...]] = {
     "US": (("Seattle", "SEA"), ("San Francisco", "SFO"), ("Los Angeles", "LAX"), ("Chicago", "ORD"), ("New York", "JFK"), ("Denver", "DEN")),

@@ -5,7 +5,7 @@ refund rules, and the world projection."""
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 
 import httpx
 import pytest
