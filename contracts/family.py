@@ -81,8 +81,9 @@ def say(rng: random.Random, world: World, *phrasings: str, **values: Any) -> str
     style = world.persona.style
     if style == "friendly":
         text = rng.choice(["", "Hey! ", "Hi, ", "Quick one: "]) + text + rng.choice(["", " Thanks!", " Thanks a lot."])
-    elif style == "formal":
-        text = rng.choice(["Please ", "Kindly ", ""]) + text[0].lower() + text[1:] if text[0].isupper() else text
+    elif style == "formal" and text[0].isupper():
+        lead = rng.choice(["Please ", "Kindly ", ""])  # with no lead the sentence keeps its capital
+        text = lead + text[0].lower() + text[1:] if lead else text
     return text.strip()
 
 

@@ -19,6 +19,7 @@ from factory.tasks.families import FAMILIES
 from contracts.task import Criterion, Task
 from factory.tasks.synthesize import Author, SynthConfig, synthesize
 from factory.verifiers.probes import derive_probes
+from factory.verifiers.review import rule_findings
 from runtime.sandbox import run_verifier
 from contracts.scoring import GUARD_CRITERION, score_final
 from factory.verifiers.validate import ValidationConfig, ValidationResult, accepted_task, validate_task, validate_tasks
@@ -68,6 +69,13 @@ def test_every_family_is_synthesized_in_three_worlds():
     assert set(BY_FAMILY) == set(FAMILIES)
     for name, tasks in BY_FAMILY.items():
         assert len({t.world for t in tasks}) >= WORLDS, (name, [t.world for t in tasks])
+
+
+def test_every_familys_tasks_pass_the_review_rules():
+    """Review runs after validation: a task its deterministic rules drop (an instruction that is not a sentence, the
+    answer in the instruction, code that imports) has cost its validation for nothing."""
+    findings = {t.id: found for t in TASKS if (found := list(rule_findings(t)))}
+    assert not findings, findings
 
 
 def test_every_familys_answer_context_fits_one_dataset_column():
