@@ -76,9 +76,14 @@ def _apply(gym, task: Task, values: dict) -> None:
     task.completed_at = (task.completed_at or gym.now) if column.done else None
     gym.db.add(task)
     gym.db.flush()
-    for row in gym.db.exec(select(TaskLabel).where(TaskLabel.task_id == task.id)).all():
-        gym.db.delete(row)
-    for label in sorted({int(v) for v in values["labels"]}):
+    chosen = {int(v) for v in values["labels"]}
+    kept = set()
+    for row in gym.db.exec(select(TaskLabel).where(TaskLabel.task_id == task.id)).all():  # untouched labels keep their rows
+        if row.label_id in chosen:
+            kept.add(row.label_id)
+        else:
+            gym.db.delete(row)
+    for label in sorted(chosen - kept):
         gym.db.add(TaskLabel(task_id=task.id, label_id=label))
 
 
