@@ -1,0 +1,1 @@
+"""A learning management system, desktop-first, like Canvas or Moodle: courses with modules, assignments with weighted groups, submissions of Drive files or text, grades with weighted totals, announcements."""

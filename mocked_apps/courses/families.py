@@ -1,0 +1,239 @@
+"""Courses families: hand in a named Drive file for an assignment, hand in for whichever assignment of a
+course is due next, mark a module's readings done, answer with the weighted total of a course; and one
+cross-app family (an announcement names the exam's time, the calendar gets the event).
+
+Tasks run at desktop size, the app's primary form factor. Ground truth comes from the world's
+projection read with the app's own rules (`grading`).
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+
+from contracts.family import Family, Requirements, pick, say, solve_source
+from contracts.task import Criterion
+from contracts.world import World
+from mocked_apps.calendar import recipes as calendar
+
+from . import recipes as courses
+from .grading import accepts, course_total, latest
+from .projection import exam_of, project
+
+__all__ = ["FAMILIES"]
+
+
+def _dt(text: str) -> datetime:
+    return datetime.fromisoformat(str(text))
+
+
+def _open(world: World, rows: dict) -> list[dict]:
+    """Assignments still open a day from now (so the clock's advance cannot close them), by due date."""
+    now = world.scenario.clock
+    return sorted((a for a in rows["assignment"] if (_dt(a["lock_at"]) - now).total_seconds() > 86400), key=lambda a: (a["due_at"], a["id"]))
+
+
+def _unique_files(rows: dict, kinds: list[str]) -> list[dict]:
+    names = [f["name"] for f in rows["drivefile"]]
+    return [f for f in rows["drivefile"] if f["kind"] in kinds and names.count(f["name"]) == 1]
+
+
+_SUBMIT_VERIFIER = '''
+def verify(final):
+    new = _new(final)
+    right = [s for s in new if s["assignment_id"] == {assignment_id} and s["kind"] == "file" and s["drivefile_id"] == {file_id}]
+    return {{"submitted": bool(right), "only_once": len(new) == 1}}
+'''
+
+
+def _submit_context(rows: dict, a: dict, f: dict) -> dict:
+    course = next(c for c in rows["course"] if c["id"] == a["course_id"])
+    return {"assignment_id": a["id"], "title": a["title"], "code": course["code"], "course": course["name"], "file": f["name"],
+            "file_id": f["id"], "resubmit": latest(rows["submission"], a["id"]) is not None}
+
+
+class _Submit(Family):
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        return solve_source(courses.open_assignment(c["code"], c["course"], c["title"]), courses.submit_file(c["file"], c["resubmit"]))
+
+    def verifier(self, req: Requirements) -> str:
+        c = req.answer_context
+        return courses.new_submissions_source("_new") + _SUBMIT_VERIFIER.format(assignment_id=c["assignment_id"], file_id=c["file_id"])
+
+
+class SubmitDriveFile(_Submit):
+    name = "courses.submit_drive_file"
+    apps = ("courses",)
+    description = "Hand in a named Drive file for a named assignment."
+    difficulty = "medium"
+    capabilities = ("navigate", "select_option", "confirm")
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        rows = project(world)
+        choices = [(a, f) for a in _open(world, rows) for f in _unique_files(rows, accepts(a))]
+        choice = pick(rng, choices)
+        if choice is None:
+            return None
+        c = _submit_context(rows, *choice)
+        instruction = say(rng, world, "Hand in my Drive file \"{file}\" for the assignment \"{title}\" in {course}.",
+                          "Submit \"{file}\" from my Drive as my {code} assignment \"{title}\".",
+                          file=c["file"], title=c["title"], course=c["course"], code=c["code"])
+        return self._req(instruction, c, [
+            Criterion(id="submitted", description=f"A new submission of \"{c['file']}\" (Drive file {c['file_id']}) for \"{c['title']}\"."),
+            Criterion(id="only_once", description="Exactly one submission was handed in.", weight=0.5),
+        ])
+
+
+class SubmitDueNext(_Submit):
+    name = "courses.submit_due_next"
+    apps = ("courses",)
+    description = "Hand in a Drive file for whichever assignment of a course is due next (the due dates are only in the app)."
+    difficulty = "hard"
+    capabilities = ("navigate", "disambiguate", "date_time", "select_option", "confirm")
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        rows = project(world)
+        now = world.scenario.clock
+        choices = []
+        for course in rows["course"]:
+            ahead = [a for a in _open(world, rows) if a["course_id"] == course["id"] and _dt(a["due_at"]) > now
+                     and latest(rows["submission"], a["id"]) is None]
+            if len(ahead) >= 2 and ahead[0]["due_at"] != ahead[1]["due_at"]:
+                choices += [(ahead[0], f) for f in _unique_files(rows, accepts(ahead[0]))]
+        choice = pick(rng, choices)
+        if choice is None:
+            return None
+        c = _submit_context(rows, *choice)
+        instruction = say(rng, world, "In {course}, hand in \"{file}\" from my Drive for whichever assignment is due next.",
+                          "Submit my Drive file \"{file}\" for the next {code} assignment that is due.",
+                          file=c["file"], course=c["course"], code=c["code"])
+        return self._req(instruction, c, [
+            Criterion(id="submitted", description=f"A new submission of \"{c['file']}\" for \"{c['title']}\", the next one due in {c['code']}."),
+            Criterion(id="only_once", description="Exactly one submission was handed in.", weight=0.5),
+        ])
+
+
+class MarkModuleDone(Family):
+    name = "courses.mark_module_done"
+    apps = ("courses",)
+    description = "Mark every reading of a named module done."
+    difficulty = "easy"
+    capabilities = ("navigate", "multi_item")
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        rows = project(world)
+        modules = []
+        for m in rows["module"]:
+            pages = [i for i in rows["moduleitem"] if i["module_id"] == m["id"] and i["kind"] == "page"]
+            if pages and not all(i["done"] for i in pages):
+                modules.append((m, pages))
+        choice = pick(rng, modules)
+        if choice is None:
+            return None
+        m, pages = choice
+        course = next(c for c in rows["course"] if c["id"] == m["course_id"])
+        instruction = say(rng, world, "Mark all the readings of \"{module}\" in {course} as done.",
+                          "I've finished the readings for {code} \"{module}\": tick them off.", module=m["title"], course=course["name"],
+                          code=course["code"])
+        ctx = {"code": course["code"], "course": course["name"], "module": m["title"], "item_ids": [i["id"] for i in pages],
+               "todo": [i["title"] for i in pages if not i["done"]]}
+        return self._req(instruction, ctx, [
+            Criterion(id="done", description=f"Every reading of \"{m['title']}\" is marked done ({', '.join(ctx['todo'])})."),
+        ])
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        return solve_source(courses.open_course(c["code"], c["course"]), *[courses.mark_done(t) for t in c["todo"]])
+
+    verifier_template = '''
+def verify(final):
+    items = {i["id"]: i for i in final.state["courses"]["moduleitem"]}
+    return {"done": all(items.get(i, {}).get("done") is True for i in {{ item_ids|py }})}
+'''
+
+
+class WeightedGrade(Family):
+    name = "courses.weighted_grade"
+    apps = ("courses",)
+    description = "Answer with a course's current weighted total (the weights, points and graded work are only in the app)."
+    difficulty = "medium"
+    capabilities = ("navigate", "read_answer")
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        rows = project(world)
+        graded = []
+        for course in rows["course"]:
+            groups = [g for g in rows["assignmentgroup"] if g["course_id"] == course["id"]]
+            works = [a for a in rows["assignment"] if a["course_id"] == course["id"]]
+            total, _ = course_total(groups, works, rows["submission"])
+            if total is not None:
+                graded.append((course, total))
+        choice = pick(rng, graded)
+        if choice is None:
+            return None
+        course, total = choice
+        instruction = say(rng, world, "What is my current total grade in {course}? Answer with the percentage.",
+                          "Check my {code} grades and tell me my weighted total so far, as a percent.", course=course["name"], code=course["code"])
+        ctx = {"code": course["code"], "course": course["name"], "total": total, "total_text": f"{total:.2f}%"}
+        return self._req(instruction, ctx, [
+            Criterion(id="right_total", description=f"The answer gives {total:.2f}% (to the hundredth)."),
+            Criterion(id="one_number", description="The answer gives no other percentage.", weight=0.5),
+        ])
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        return solve_source(courses.open_course(c["code"], c["course"]), 'env.click("Grades", role="link")', f'env.answer({c["total_text"]!r})')
+
+    verifier_template = '''
+import re
+
+
+def verify(final):
+    found = [float(x) for x in re.findall(r"(\\d+(?:\\.\\d+)?)\\s*%", final.answer or "")]
+    right = [x for x in found if abs(x - {{ total|py }}) < 0.006]
+    return {"right_total": bool(right), "one_number": bool(found) and len(found) == len(right)}
+'''
+
+
+class ExamToCalendar(Family):
+    name = "cross.exam_to_calendar"
+    apps = ("courses", "calendar")
+    description = "Put a course's midterm exam in the calendar at the date, time and length its announcement gives."
+    difficulty = "medium"
+    capabilities = ("cross_app", "navigate", "form_fill", "date_time")
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        rows = project(world)
+        index = rng.randrange(len(rows["course"]))
+        course = rows["course"][index]
+        start, minutes, _room = exam_of(world, index)
+        end = start + timedelta(minutes=minutes)
+        title = f"{course['code']} midterm"
+        instruction = say(rng, world, "My {course} teacher announced the midterm: put it in my calendar as \"{title}\", at the time and for the length "
+                          "the announcement gives.",
+                          "Add the {code} midterm exam to my calendar (title \"{title}\"); the date, time and length are in the course's announcements.",
+                          course=course["name"], code=course["code"], title=title)
+        ctx = {"code": course["code"], "course": course["name"], "title": title, "start": start.isoformat(), "end": end.isoformat()}
+        return self._req(instruction, ctx, [
+            Criterion(id="event", description=f"A new calendar event \"{title}\" from {start.isoformat()} to {end.isoformat()}."),
+            Criterion(id="only_once", description="Exactly one new event with that title.", weight=0.5),
+        ])
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        start, end = _dt(c["start"]), _dt(c["end"])
+        return solve_source(courses.open_app(), courses.open_announcement(c["code"], c["course"], "Midterm exam date"), calendar.open_app(),
+                            calendar.create_event(c["title"], start.date().isoformat(), f"{start:%H:%M}", f"{end:%H:%M}", ""))
+
+    def verifier(self, req: Requirements) -> str:
+        c = req.answer_context
+        return (calendar.new_events_source("_timed", c["title"], c["start"], c["end"])
+                + calendar.new_events_source("_titled", c["title"]).replace("from datetime import datetime\n", "") + '''
+
+def verify(final):
+    return {"event": len(_timed(final)) >= 1, "only_once": len(_titled(final)) == 1 and len(_timed(final)) == 1}
+''')
+
+
+FAMILIES = (SubmitDriveFile(), SubmitDueNext(), MarkModuleDone(), WeightedGrade(), ExamToCalendar())
