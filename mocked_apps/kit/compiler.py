@@ -22,7 +22,7 @@ from .manifest import AppManifest, PageSpec as ManifestPage
 from .package import AppPackage
 from .spec.derive import derive_families
 from .spec.extension import extension_folder, load_mount, stamp, template_dirs
-from .spec.files import read_spec
+from .spec.files import declared_extension, read_spec
 from .spec.model import AppSpec, page_path, page_title
 from .spec.sample import sample_seed
 from .spec.tables import build_tables
@@ -73,8 +73,9 @@ def compile_spec(spec: AppSpec, root: Path | None = None, extension: Path | None
 
 def load_spec_package(path: str) -> AppPackage:
     """The compiled package of a spec file, once per process while neither it nor its extension changes."""
-    folder = extension_folder(read_spec(path), path)
-    return _load_spec_package(path, Path(path).stat().st_mtime_ns, stamp(folder))
+    name = declared_extension(path)
+    folder = Path(path).resolve().parent / name if name else None
+    return _load_spec_package(path, Path(path).stat().st_mtime_ns, stamp(folder if folder and folder.is_dir() else None))
 
 
 @functools.lru_cache(maxsize=None)

@@ -18,19 +18,25 @@ def is_spec(ref) -> bool:
     return str(ref).endswith(SPEC_SUFFIXES) and Path(ref).is_file()
 
 
+def declared_extension(path: str | Path) -> str | None:
+    """The extension folder a spec file names (read once per version of the file), or None."""
+    path = Path(path)
+    return _declared_extension(str(path.resolve()), path.stat().st_mtime_ns)
+
+
 def has_extension(path: str | Path) -> bool:
     """Whether the spec file declares an extension (code of its own, so a server process of its own)."""
-    path = Path(path)
-    return _declares_extension(str(path.resolve()), path.stat().st_mtime_ns)
+    return declared_extension(path) is not None
 
 
 @functools.lru_cache(maxsize=256)
-def _declares_extension(path: str, _mtime: int) -> bool:
+def _declared_extension(path: str, _mtime: int) -> str | None:
     try:
         doc = yaml.safe_load(Path(path).read_text())
     except (OSError, yaml.YAMLError):
-        return False
-    return isinstance(doc, dict) and bool(doc.get("extension"))
+        return None
+    folder = doc.get("extension") if isinstance(doc, dict) else None
+    return str(folder) if folder else None
 
 
 def read_spec(path: str | Path) -> AppSpec:
@@ -51,4 +57,4 @@ def read_spec(path: str | Path) -> AppSpec:
 
 
 
-__all__ = ["SPEC_SUFFIXES", "has_extension", "is_spec", "read_spec"]
+__all__ = ["SPEC_SUFFIXES", "declared_extension", "has_extension", "is_spec", "read_spec"]
