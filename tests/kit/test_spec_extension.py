@@ -124,3 +124,23 @@ def test_a_compiled_app_shows_the_persona_of_its_world(shelfnote, server):
         assert rosa.persona.name in page and "Alex Morgan" not in page
         assert ">RD<" in page  # the avatar's initials
         assert "_identity" not in app.state()  # who is signed in is not app state
+
+
+def test_a_changed_spec_or_extension_compiles_afresh(tmp_path):
+    """A long-lived process (the shared host, a synthesis session) never serves a spec's old version."""
+    import os
+
+    from mocked_apps.kit.compiler import load_spec_package
+
+    (tmp_path / "ext" / "templates").mkdir(parents=True)
+    (tmp_path / "ext" / "routes.py").write_text("def mount(app, router):\n    pass\n")
+    spec = tmp_path / "shelfnote.yaml"
+    spec.write_text(SPEC)
+    first = load_spec_package(str(spec))
+    assert load_spec_package(str(spec)) is first
+    (tmp_path / "ext" / "templates" / "goal.html").write_text(TEMPLATE)
+    second = load_spec_package(str(spec))
+    assert second is not first and second.template_dirs == (tmp_path / "ext" / "templates",)
+    spec.write_text(SPEC.replace("title: Shelfnote", "title: Shelf Notes"))
+    os.utime(spec, ns=(spec.stat().st_atime_ns, spec.stat().st_mtime_ns + 10**9))
+    assert load_spec_package(str(spec)).manifest.title == "Shelf Notes"
