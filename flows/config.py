@@ -12,7 +12,7 @@ from factory.tasks.synthesize import SynthConfig
 
 def _run_synthesis() -> SynthConfig:
     """What `gymfactory run` synthesizes by default: the synthesis defaults, one world per persona x scenario."""
-    return SynthConfig(n=64, worlds_per_pair=1)
+    return SynthConfig(n=320, worlds_per_pair=1)
 
 
 class PipelineConfig(BaseModel):
@@ -45,6 +45,8 @@ class PipelineConfig(BaseModel):
     attempts: int = Field(default=1, ge=1, description="Attempts per task and agent.")
     golden_sample: int | None = Field(default=16, ge=1, description="Roll the golden agent out on at most this many tasks "
                                       "(validation already ran it on every task); None for all.")
+    baseline_sample: int | None = Field(default=64, ge=1, description="Roll the random baseline (the difficulty filter's "
+                                        "reference) out on at most this many tasks; the others are kept unmeasured. None for all.")
     max_steps: int = Field(default=15, ge=1, description="Step limit of a rollout attempt.")
     screenshots: bool = Field(default=True, description="Keep every rollout observation's screenshot in the object store (replay in "
                               "`gymfactory dashboard`); off saves time and disk.")

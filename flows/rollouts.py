@@ -47,6 +47,11 @@ def rollout_batch(tasks: list[Task], agent: str, attempts: int, max_steps: int, 
         store.close()
 
 
+def _sample(tasks: list[Task], most: int | None) -> list[Task]:
+    """The first `most` tasks (synthesis takes the families round-robin, so these cover them evenly), or all."""
+    return tasks[:most] if most else tasks
+
+
 def summarize(agent: str, results: list[AttemptResult]) -> dict:
     """Success over scored attempts; env errors counted apart (never failures)."""
     scored = [r for r in results if r.status in SCORED]
@@ -65,6 +70,8 @@ def rollouts_flow(config: PipelineConfig, tasks_file: str = "tasks/reviewed.json
     source = wd.path(*tasks_file.split("/"))
     agents = agents or config.agents
     inputs = [Workdir.fingerprint(source.read_text()), agents, config.attempts, config.max_steps, config.golden_sample, model]
+    if config.baseline_sample is not None:  # a run without a baseline sample fingerprints as before, so it still resumes
+        inputs.append(config.baseline_sample)
     if (done := wd.done(stage, inputs)) is not None:
         print(f"{stage}: already done, skipping")
         return done
@@ -75,7 +82,7 @@ def rollouts_flow(config: PipelineConfig, tasks_file: str = "tasks/reviewed.json
     by_agent: dict[str, list[AttemptResult]] = {}
     with fanout(config) as pool:
         for agent in agents:
-            mine = tasks[: config.golden_sample] if agent == "golden" and config.golden_sample else tasks
+            mine = _sample(tasks, config.golden_sample if agent == "golden" else config.baseline_sample if is_baseline(agent) else None)
             progress = ProgressArtifact(f"{stage}-{agent}-progress", len(mine), f"Tasks attempted by {agent}")
             batches = [mine[i : i + config.batch] for i in range(0, len(mine), config.batch)]
             steps = max(config.max_steps, 60) if agent == "golden" else config.max_steps  # the oracle runs to its end
@@ -97,7 +104,7 @@ def rollouts_flow(config: PipelineConfig, tasks_file: str = "tasks/reviewed.json
 
 
 def _difficulty_filter(wd: Workdir, tasks: list[Task], random_results: list[AttemptResult], easy_above: float) -> dict:
-    """Drop tasks the random (reference) agent solves too often: tasks/final.jsonl."""
+    """Drop tasks the random (reference) agent solves too often: tasks/final.jsonl (tasks it did not attempt are kept)."""
     rate: dict[str, list[bool]] = {}
     for r in random_results:
         if r.status in SCORED:
@@ -106,4 +113,4 @@ def _difficulty_filter(wd: Workdir, tasks: list[Task], random_results: list[Atte
     final = [t for t in tasks if t.id not in easy]
     save_tasks(final, wd.path("tasks", "final.jsonl"))
     wd.path("tasks", "too_easy.json").write_text(json.dumps(sorted(easy)))
-    return {"kept": len(final), "too_easy": len(easy)}
+    return {"kept": len(final), "too_easy": len(easy), "measured": len(rate)}

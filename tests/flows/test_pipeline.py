@@ -15,7 +15,7 @@ from tests.support.scripted_llm import Reply, ScriptedLLM
 
 SYNTH = dict(n=3, families=("drive.rename_document", "mail.star_invoice_email", "calendar.rsvp_yes"), personas=("alex",),
              scenarios=("month_end",), worlds_per_pair=1)
-TOY = dict(synth=SYNTH, validation_runs=1, concurrency=2, batch=2,
+TOY = dict(synth=SYNTH, validation_runs=1, baseline_sample=2, concurrency=2, batch=2,
            agents=("golden", "random"), max_steps=6, easy_above=0.5)
 
 
@@ -38,6 +38,11 @@ def test_toy_pipeline_records_runs_states_and_artifacts(prefect_server, tmp_path
         store.close()
     assert steps["golden"] and all(s.screenshot for s in steps["golden"])
     assert steps["random"] and not any(s.screenshot for s in steps["random"])
+    rollouts = report["stages"]["rollouts"]  # the baseline measured 2 of the reviewed tasks; the rest are kept unmeasured
+    random_row = next(a for a in rollouts["agents"] if a["agent"] == "random")
+    reviewed = report["stages"]["review"]["kept"]
+    assert random_row["attempts"] == min(2, reviewed) and rollouts["difficulty"]["measured"] == min(2, reviewed)
+    assert rollouts["difficulty"]["kept"] + rollouts["difficulty"]["too_easy"] == reviewed
 
     with get_client(sync_client=True) as client:
         flows = {f.id: f.name for f in client.read_flows()}
