@@ -1,7 +1,7 @@
 """TripNest families: book a named flight, book the cheapest nonstop for two, book a hotel into a trip
 for the nights after a flight lands, move a flight to another date, change a stay's nights, cancel a
-booking under its refund rules; and two cross-app families (a calendar meeting's date -> a flight; a
-booked flight's times -> a calendar event).
+booking under its refund rules; and three cross-app families (a calendar meeting's date -> a flight, or
+-> nights at a city's best-rated hotel; a booked flight's times -> a calendar event).
 
 Flight tasks run at desktop size, hotel and trip tasks on the phone: the real services are used both ways.
 Ground truth comes from `truth` (the world's projection read with the app's own rules).
@@ -385,5 +385,54 @@ def verify(final):
 ''')
 
 
+class HotelForMeeting(Family):
+    name = "cross.hotel_for_meeting"
+    apps = ("calendar", "travel")
+    description = "Book nights at a city's best-rated hotel, cheapest free-cancellation room, from the day of a calendar meeting held there."
+    difficulty = "hard"
+    capabilities = ("cross_app", "search", "filter_sort", "date_time", "confirm")
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        rows = project(world)
+        days = set(days_ahead(world, 1, 30))
+        meetings = [m for m in world.meetings if m.start.date().isoformat() in days and sum(x.title == m.title for x in world.meetings) == 1
+                    and not m.title.startswith(("Hotel ", "Train "))]
+        meeting = pick(rng, sorted(meetings, key=lambda m: (m.start, m.id)))
+        if meeting is None:
+            return None
+        cities = []
+        for c in rows["city"][1:]:
+            ranked = sorted((h for h in rows["hotel"] if h["city_id"] == c["id"]), key=lambda h: -h["rating"])
+            if len(ranked) >= 2 and ranked[0]["rating"] > ranked[1]["rating"]:
+                cities.append((c["name"], ranked[0]))
+        choice = pick(rng, cities)
+        if choice is None:
+            return None
+        city, hotel = choice
+        nights = rng.choice([1, 2, 3])
+        check_in = meeting.start.date().isoformat()
+        rooms = sorted((stay_total(r["price"], check_in, nights), r["name"]) for r in rows["room"] if r["hotel_id"] == hotel["id"] and r["refundable"])
+        room = rooms[0][1]
+        instruction = say(rng, world, "My \"{title}\" meeting is in {city} this time: book me {n} night{s} from that day (the date is in my calendar) at the best-rated hotel in {city}, in its cheapest room with free cancellation. Pay by card.",
+                          "Find the day of \"{title}\" in my calendar, then get me a hotel in {city} from that day for {n} night{s}: the one with the highest guest rating, cheapest free-cancellation room, on my card.",
+                          title=meeting.title, city=city, n=nights, s="s" if nights > 1 else "")
+        ctx = {"city": city, "hotel": hotel["name"], "room": room, "check_in": check_in, "nights": nights,
+               "method": tn.method_label(world, "card"), "method_id": tn.method_id(world, "card")}
+        return self._req(instruction, ctx, [
+            Criterion(id="booked", description=f"A confirmed booking of the {room} at {hotel['name']} from {check_in} for {nights} night(s)."),
+            Criterion(id="paid_with", description=f"It was paid with {ctx['method']}."),
+            Criterion(id="only_once", description="Exactly one new booking.", weight=0.5),
+        ])
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        return solve_source(calendar.open_app(), tn.open_app(), tn.search_stays(c["city"], c["check_in"], c["nights"]),
+                            tn.reserve(c["hotel"], c["room"]), tn.book_and_pay(c["method"]))
+
+    def verifier(self, req: Requirements) -> str:
+        c = req.answer_context
+        return _book_verifier(tn.booked_stay_source("_booked", c["hotel"], c["room"], c["check_in"], c["nights"]), c["method_id"])
+
+
 FAMILIES = (BookFlight(), CheapestNonstop(), StayAfterFlight(), ChangeFlightDate(), ChangeStayNights(), CancelBooking(),
-            FlightForMeeting(), FlightToCalendar())
+            FlightForMeeting(), FlightToCalendar(), HotelForMeeting())
