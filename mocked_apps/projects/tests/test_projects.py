@@ -1,0 +1,136 @@
+"""The task manager over real HTTP and a real browser: boards and filters, my tasks by due day, creating
+and editing tasks (validation writes nothing), labels, completing, comments, deleting; the projection
+keeps the world's team, invoices and meetings."""
+
+from __future__ import annotations
+
+import re
+from html import escape
+
+import pytest
+
+from mocked_apps.kit.testing import Client, browser_pages, served
+
+server = served("mocked_apps.projects")
+OPS = 1
+"""The Operations project of the default seed: columns 1-4 (To do, In progress, Review, Done)."""
+
+
+@pytest.fixture
+def app(server):
+    with Client(server) as instance:
+        yield instance
+
+
+def _at(value) -> str:
+    """A dumped datetime as 'YYYY-MM-DDTHH:MM:SS' (the dump writes '2026-03-02 09:00:00.000000')."""
+    return str(value).replace(" ", "T")[:19] if value else value
+
+
+def _task(state, task_id):
+    return next(t for t in state["task"] if t["id"] == task_id)
+
+
+def test_board_filters_and_my_tasks(app):
+    state = app.state()
+    ann = next(m for m in state["member"] if m["name"] == "Ann Matthews")
+    board = app.get(f"/projects/{OPS}").text
+    ops = [t for t in state["task"] if t["project_id"] == OPS]
+    assert all(f'aria-label="{escape(t["title"])}"' in board for t in ops)
+    only_ann = app.get(f"/projects/{OPS}", assignee=str(ann["id"])).text
+    assert all((f'aria-label="{escape(t["title"])}"' in only_ann) == (t["assignee_id"] == ann["id"]) for t in ops)
+    urgent = app.get(f"/projects/{OPS}", label="1").text  # label 1: Urgent
+    tagged = {r["task_id"] for r in state["tasklabel"] if r["label_id"] == 1}
+    assert all((f'aria-label="{escape(t["title"])}"' in urgent) == (t["id"] in tagged) for t in ops)
+    # overdue is read against the instance clock (2026-03-02): Feb 25's open invoice is overdue, done tasks never are
+    assert re.search(r'<span class="due overdue">Feb 25, 2026</span>', board)
+    mine = app.get("/my-tasks").text
+    assert mine.index("Next 7 days") < mine.index("Prepare agenda: Month-end close review (Mar 3)")
+    assert "Prepare agenda: Weekly team stand-up (Feb 20)" not in mine  # done
+    assert "1 overdue" in app.get("/").text
+
+
+def test_create_and_edit_tasks_with_validation(app):
+    before = app.state()
+    bad = app.http.post(f"/projects/{OPS}/tasks", data={"title": " ", "column": "99", "assignee": "77", "due": "2026-02-30", "priority": "urgent"})
+    assert bad.status_code == 422
+    for message in ("Give the task a title.", "Choose a column of this project.", "Choose a member of the team.", "Enter the due date as YYYY-MM-DD.",
+                    "Choose low, medium or high."):
+        assert message in bad.text
+    assert app.state() == before
+    where = app.post(f"/projects/{OPS}/tasks", title="Renew the company domain", column="1", assignee="2", due="2026-03-12", priority="high",
+                     labels=["1", "6"])
+    state = app.state()
+    task = state["task"][-1]
+    assert where == f"/tasks/{task['id']}?notice=Task+created+in+Operations"
+    assert (task["title"], task["column_id"], task["assignee_id"], task["due"], task["priority"], task["completed_at"]) == (
+        "Renew the company domain", 1, 2, "2026-03-12", "high", None)
+    assert task["position"] == sum(t["column_id"] == 1 for t in before["task"]) + 1 and _at(task["created_at"]) == "2026-03-02T09:00:00"
+    labels = [r for r in state["tasklabel"] if r["task_id"] == task["id"]]
+    assert sorted(r["label_id"] for r in labels) == [1, 6]
+    # to Done: completed now; untouched labels keep their rows; back out of Done: open again
+    app.post(f"/tasks/{task['id']}", title="Renew the company domain", column="4", assignee="2", due="2026-03-12", priority="high", labels=["1", "6", "2"])
+    done = app.state()
+    assert _at(_task(done, task["id"])["completed_at"]) == "2026-03-02T09:01:00"
+    assert {r["id"] for r in labels} <= {r["id"] for r in done["tasklabel"]}
+    app.post(f"/tasks/{task['id']}", title="Renew the company domain", column="2", assignee="", due="", priority="low")
+    reopened = _task(app.state(), task["id"])
+    assert (reopened["completed_at"], reopened["assignee_id"], reopened["due"]) == (None, None, None)
+    assert not [r for r in app.state()["tasklabel"] if r["task_id"] == task["id"]]
+
+
+def test_comments_complete_and_delete(app):
+    state = app.state()
+    task = next(t for t in state["task"] if t["title"].startswith("Pay invoice POS-39200"))
+    empty = app.http.post(f"/tasks/{task['id']}/comments", data={"body": "   "})
+    assert empty.status_code == 422 and "Write a comment" in empty.text and app.state() == state
+    app.post(f"/tasks/{task['id']}/comments", body="Paid it this morning.")
+    comment = app.state()["comment"][-1]
+    assert (comment["task_id"], comment["author_id"], comment["body"]) == (task["id"], 1, "Paid it this morning.")
+    assert "Paid it this morning." in app.get(f"/tasks/{task['id']}").text
+    assert app.post(f"/tasks/{task['id']}/complete") == f"/tasks/{task['id']}?notice=Task+completed"
+    assert _task(app.state(), task["id"])["column_id"] == 4
+    assert "already+done" in app.post(f"/tasks/{task['id']}/complete")
+    assert app.post(f"/tasks/{task['id']}/delete").startswith(f"/projects/{OPS}?notice=Task+deleted")
+    after = app.state()
+    assert task["id"] not in {t["id"] for t in after["task"]}
+    assert not [r for r in after["tasklabel"] + after["comment"] if r["task_id"] == task["id"]]
+
+
+def test_main_flow_in_a_real_browser_at_both_sizes(app):
+    with browser_pages() as pages:
+        for form_factor, page in pages:
+            page.goto(app.url("/"))
+            page.get_by_role("link", name="Operations", exact=True).click()
+            page.get_by_role("link", name="Add task to To do").click()
+            page.get_by_label("Title").fill(f"Order toner ({form_factor})")
+            page.get_by_label("Assignee").select_option(label="Ann Matthews")
+            page.get_by_label("Due date").fill("2026-03-09")
+            page.get_by_label("Urgent").check()
+            page.get_by_role("button", name="Create task").click()
+            assert "Task created in Operations" in page.inner_text("main"), form_factor
+            page.get_by_label("Comment", exact=True).fill("Two cartridges, please.")
+            page.get_by_role("button", name="Comment", exact=True).click()
+            page.get_by_role("button", name="✓ Mark complete").click()
+            assert "Completed" in page.inner_text("main"), form_factor
+    assert pages.errors == []
+    made = [t for t in app.state()["task"] if t["title"].startswith("Order toner")]
+    assert [(t["assignee_id"], t["due"], t["column_id"]) for t in made] == [(3, "2026-03-09", 4)] * 2
+
+
+def test_projection_keeps_the_worlds_team_invoices_and_meetings():
+    from mocked_apps.projects.make_seed import default_world
+    from mocked_apps.projects.projection import project
+
+    world = default_world()
+    rows = project(world)
+    me = next(p for p in world.people if p.id == world.user)
+    assert [m["name"] for m in rows["member"]] == [p.name for p in world.people if p.org == me.org]
+    done_cols = {c["id"] for c in rows["boardcolumn"] if c["done"]}
+    for inv in world.invoices:
+        task = next(t for t in rows["task"] if t["title"].startswith(f"Pay invoice {inv.number} "))
+        assert task["due"] == inv.due.isoformat() and (task["column_id"] in done_cols) == inv.paid
+    for m in world.meetings:
+        agenda = [t for t in rows["task"] if t["title"] == f"Prepare agenda: {m.title} ({m.start:%b} {m.start.day})"]
+        assert all(t["due"] == m.start.date().isoformat() and (t["column_id"] in done_cols) == (m.start < world.scenario.clock) for t in agenda)
+    assert project(world) == rows
