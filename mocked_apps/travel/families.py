@@ -226,8 +226,8 @@ class ChangeFlightDate(Family):
 
     verifier_template = '''
 def verify(final):
-    b = next((x for x in final.state["travel"]["booking"] if x["id"] == {{ booking_id }}), None)
-    before = next((x for x in final.initial_state["travel"]["booking"] if x["id"] == {{ booking_id }}), None)
+    b = next((x for x in final.state["travel"]["trip_booking"] if x["id"] == {{ booking_id }}), None)
+    before = next((x for x in final.initial_state["travel"]["trip_booking"] if x["id"] == {{ booking_id }}), None)
     ok = bool(b) and b["status"] == "confirmed" and b["travel_date"] == {{ day|py }} and b["fare_id"] == before["fare_id"]
     return {"moved": ok, "priced": ok and abs(b["total"] - {{ total }}) < 0.005 and abs(b["change_fee"] - {{ fee }}) < 0.005}
 '''
@@ -263,7 +263,7 @@ class ChangeStayNights(_Phone):
 
     verifier_template = '''
 def verify(final):
-    b = next((x for x in final.state["travel"]["booking"] if x["id"] == {{ booking_id }}), None)
+    b = next((x for x in final.state["travel"]["trip_booking"] if x["id"] == {{ booking_id }}), None)
     ok = bool(b) and b["status"] == "confirmed" and b["check_in"] == {{ check_in|py }} and b["nights"] == {{ nights }}
     return {"nights": ok, "priced": ok and abs(b["total"] - {{ total }}) < 0.005}
 '''
@@ -297,7 +297,7 @@ class CancelBooking(Family):
 
     verifier_template = '''
 def verify(final):
-    b = next((x for x in final.state["travel"]["booking"] if x["id"] == {{ booking_id }}), None)
+    b = next((x for x in final.state["travel"]["trip_booking"] if x["id"] == {{ booking_id }}), None)
     ok = bool(b) and b["status"] == "cancelled"
     return {"cancelled": ok, "refund": ok and abs(b["refund_amount"] - {{ refund }}) < 0.005}
 '''

@@ -91,7 +91,9 @@ class Trip(AppModel, table=True):
 
 
 class Booking(AppModel, table=True):
-    """A flight booking (a fare on a date for some travellers) or a hotel booking (a room for some nights)."""
+    """A flight booking (a fare on a date for some travellers) or a hotel booking (a room for some nights) (table 'trip_booking')."""
+
+    __tablename__ = "trip_booking"
 
     id: int | None = Field(default=None, primary_key=True, description="Booking id.")
     ref: str = Field(min_length=1, description="Confirmation code as shown, e.g. 'TNF00012'.")

@@ -133,4 +133,4 @@ def project(world: World) -> dict[str, list[dict]]:
     trip = book.trip(f"Trip to {places[oneway - 1][0]}", booked)
     book.flight(trip, 1, oneway, day, ("Business", "Premium economy")[_h(world, "cabin", 2)], _h(world, "w1", 5), booked, account)
 
-    return {**rows, "paymentmethod": methods, "trip": book.trips, "booking": book.bookings, **identity_seed(world.persona)}
+    return {**rows, "paymentmethod": methods, "trip": book.trips, "trip_booking": book.bookings, **identity_seed(world.persona)}

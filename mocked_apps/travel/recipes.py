@@ -81,7 +81,7 @@ def change_stay(check_in: str, nights: int) -> str:
 
 
 def cancel_booking() -> str:
-    return 'env.click("Cancel booking", role="link")\nenv.click("Confirm cancellation", role="button")'
+    return 'env.click("Cancel this booking", role="link")\nenv.click("Confirm cancellation", role="button")'
 
 
 def new_bookings_source(fn: str) -> str:
@@ -89,13 +89,13 @@ def new_bookings_source(fn: str) -> str:
     return f'''
 def {fn}(final):
     t, before = final.state["travel"], final.initial_state["travel"]
-    old = {{b["id"] for b in before["booking"]}}
+    old = {{b["id"] for b in before["trip_booking"]}}
     fares = {{f["id"]: f for f in t["fare"]}}
     flights = {{f["id"]: f["number"] for f in t["flight"]}}
     rooms = {{r["id"]: r for r in t["room"]}}
     hotels = {{h["id"]: h["name"] for h in t["hotel"]}}
     out = []
-    for b in t["booking"]:
+    for b in t["trip_booking"]:
         if b["id"] in old or b["status"] != "confirmed":
             continue
         fare, room = fares.get(b["fare_id"]), rooms.get(b["room_id"])

@@ -61,7 +61,7 @@ def held(world: World) -> list[Held]:
     hotels = {h["id"]: h for h in rows["hotel"]}
     booked_at = lambda b: datetime.fromisoformat(b["created_at"])  # noqa: E731
     out = []
-    for b in rows["booking"]:
+    for b in rows["trip_booking"]:
         if b["status"] != "confirmed":
             continue
         if b["kind"] == "flight":

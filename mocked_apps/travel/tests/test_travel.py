@@ -37,7 +37,7 @@ def _booked(app: Client, **form) -> dict:
     where = app.post(form.pop("path", "/flights/book"), **form)
     match = re.match(r"/bookings/(\d+)\?notice=Booked", where)
     assert match, where
-    return next(b for b in app.state()["booking"] if b["id"] == int(match.group(1)))
+    return next(b for b in app.state()["trip_booking"] if b["id"] == int(match.group(1)))
 
 
 def test_flight_search_lists_the_route_with_prices_of_the_date_filters_and_sorts(app):
@@ -108,20 +108,20 @@ def test_stays_price_each_night_and_book_into_a_trip(app):
 
 def test_changes_charge_the_fare_difference_and_fee(app):
     state = app.state()
-    flight = next(b for b in state["booking"] if b["ref"] == "TN343397")  # Economy, 2026-03-08
+    flight = next(b for b in state["trip_booking"] if b["ref"] == "TN343397")  # Economy, 2026-03-08
     fare = next(f for f in state["fare"] if f["id"] == flight["fare_id"])
     assert "the date you are booked on already" in app.get(f"/bookings/{flight['id']}/change", day=flight["travel_date"]).text
     quote = app.get(f"/bookings/{flight['id']}/change", day="2026-03-09").text
     new_total = fare_price(fare["price"], fare["id"], "2026-03-09")
     assert f"${new_total:,.2f}" in quote and "$75.00" in quote and "Confirm change" in quote
     assert app.post(f"/bookings/{flight['id']}/change", day="2026-03-09").startswith(f"/bookings/{flight['id']}?notice=Flight+moved")
-    moved = next(b for b in app.state()["booking"] if b["id"] == flight["id"])
+    moved = next(b for b in app.state()["trip_booking"] if b["id"] == flight["id"])
     assert (moved["travel_date"], moved["total"], moved["change_fee"], moved["changes"]) == ("2026-03-09", new_total, 75.0, 1)
     assert moved["fare_difference"] == round(new_total - flight["total"], 2)
-    stay = next(b for b in state["booking"] if b["ref"] == "WA71314")
+    stay = next(b for b in state["trip_booking"] if b["ref"] == "WA71314")
     room = next(r for r in state["room"] if r["id"] == stay["room_id"])
     app.post(f"/bookings/{stay['id']}/change", day=stay["check_in"], nights="3")
-    longer = next(b for b in app.state()["booking"] if b["id"] == stay["id"])
+    longer = next(b for b in app.state()["trip_booking"] if b["id"] == stay["id"])
     assert (longer["nights"], longer["total"]) == (3, stay_total(room["price"], stay["check_in"], 3))
     before = app.state()
     assert app.post(f"/bookings/{stay['id']}/change", day="2026-02-01", nights="3").startswith(f"/bookings/{stay['id']}/change?")
@@ -130,14 +130,14 @@ def test_changes_charge_the_fare_difference_and_fee(app):
 
 def test_cancellation_follows_the_refund_rules(app):
     state = app.state()
-    refs = {b["ref"]: b for b in state["booking"]}
+    refs = {b["ref"]: b for b in state["trip_booking"]}
     economy, stay, past = refs["TN343397"], refs["WA71314"], refs["TN375647"]
     assert "$0.00" in app.get(f"/bookings/{economy['id']}/cancel").text  # Economy, booked a week ago: non-refundable
     app.post(f"/bookings/{economy['id']}/cancel")
     app.post(f"/bookings/{stay['id']}/cancel")  # refundable rate, 8 days before check-in: all back
     fresh = _booked(app, fare=str(_fare(state, "SK172", "Economy")["id"]), day=DAY, travellers="1", method="1", trip="new")
     app.post(f"/bookings/{fresh['id']}/cancel")  # within 24 hours of booking: all back, even Economy
-    after = {b["id"]: b for b in app.state()["booking"]}
+    after = {b["id"]: b for b in app.state()["trip_booking"]}
     assert (after[economy["id"]]["status"], after[economy["id"]]["refund_amount"]) == ("cancelled", 0.0)
     assert after[stay["id"]]["refund_amount"] == stay["total"] and after[fresh["id"]]["refund_amount"] == fresh["total"]
     snapshot = app.state()
@@ -175,13 +175,13 @@ def test_projection_keeps_the_worlds_people_money_and_dates():
     rows = project(world)
     assert [c["name"] for c in rows["city"]][:3] == ["Seattle", "Lakeview", "San Francisco"]
     assert [m["label"] for m in rows["paymentmethod"]] == ["Company Card •••• 4242", "Business Checking •••• 1111", "KW travel account"]
-    stay = next(b for b in rows["booking"] if b["ref"] == "LA12345")
+    stay = next(b for b in rows["trip_booking"] if b["ref"] == "LA12345")
     room = next(r for r in rows["room"] if r["id"] == stay["room_id"])
     hotel = next(h for h in rows["hotel"] if h["id"] == room["hotel_id"])
     assert (hotel["name"], stay["check_in"], stay["nights"], stay["total"], stay["payment_method_id"]) == ("Lake Inn", "2026-05-08", 2, 301.5, 1)
     assert abs(stay_total(room["price"], "2026-05-08", 2) - 301.5) < 0.02  # Friday + Saturday nights at the derived rate
     assert night_rate(room["price"], date(2026, 5, 8)) > room["price"]
-    flights = [b for b in rows["booking"] if b["kind"] == "flight"]
+    flights = [b for b in rows["trip_booking"] if b["kind"] == "flight"]
     assert all(b["payment_method_id"] == 3 for b in flights)  # the company account: no card charge the bank would lack
     assert any(b["travel_date"] > "2026-05-04" for b in flights) and any(b["travel_date"] < "2026-05-04" for b in flights)
     assert len({t["name"] for t in rows["trip"]}) == len(rows["trip"])
@@ -225,7 +225,7 @@ def test_the_shortcuts_fail_the_families_verifiers_and_the_real_thing_passes(ser
     c = req.answer_context
     with Client(server) as app:
         initial = app.state()
-        old = next(b for b in initial["booking"] if b["id"] == c["booking_id"])
+        old = next(b for b in initial["trip_booking"] if b["id"] == c["booking_id"])
         assert not any(_verdicts(change, req, app, initial).values())
         app.post(f"/bookings/{old['id']}/cancel")  # the cheat: cancel, then book the same fare on the new date
         _booked(app, fare=str(old["fare_id"]), day=c["day"], travellers="1", method="3", trip=str(old["trip_id"]))
@@ -254,7 +254,7 @@ def test_the_shortcuts_fail_the_families_verifiers_and_the_real_thing_passes(ser
     c = req.answer_context
     with Client(server) as app:
         initial = app.state()
-        other = next(b for b in initial["booking"] if b["id"] != c["booking_id"] and b["check_in"] and b["check_in"] > "2026-03-02")
+        other = next(b for b in initial["trip_booking"] if b["id"] != c["booking_id"] and b["check_in"] and b["check_in"] > "2026-03-02")
         app.post(f"/bookings/{other['id']}/cancel")
         assert not any(_verdicts(cancel, req, app, initial).values())
         app.post(f"/bookings/{c['booking_id']}/cancel")
