@@ -128,7 +128,8 @@ class MarkModuleDone(Family):
             pages = [i for i in rows["moduleitem"] if i["module_id"] == m["id"] and i["kind"] == "page"]
             if pages and not all(i["done"] for i in pages):
                 modules.append((m, pages))
-        choice = pick(rng, modules)
+        several = [(m, pages) for m, pages in modules if sum(not i["done"] for i in pages) >= 2]
+        choice = pick(rng, several) if several and rng.random() < 0.5 else pick(rng, modules)
         if choice is None:
             return None
         m, pages = choice
