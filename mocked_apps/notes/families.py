@@ -34,8 +34,8 @@ class _Phone(Family):
 
 def _findable(rows: dict) -> list[dict]:
     """Notes of other people whose title is unique and no part of another's (search and click find exactly one)."""
-    titles = [n["title"] for n in rows["note"]]
-    return [n for n in rows["note"] if n["author_id"] != ME and sum(n["title"].lower() in t.lower() for t in titles) == 1]
+    titles = [n["title"] for n in rows["notepost"]]
+    return [n for n in rows["notepost"] if n["author_id"] != ME and sum(n["title"].lower() in t.lower() for t in titles) == 1]
 
 
 def _words(text: str) -> str:
@@ -130,7 +130,7 @@ class FollowByPlace(_Phone):
         rows = project(world)
         authors = {a["id"]: a for a in rows["author"]}
         places = [n for n in _findable(rows) if n["place"] and not authors[n["author_id"]]["following"]
-                  and sum(m["place"] == n["place"] for m in rows["note"]) == 1]
+                  and sum(m["place"] == n["place"] for m in rows["notepost"]) == 1]
         note = pick(rng, places)
         if note is None:
             return None
@@ -181,7 +181,7 @@ def verify(final):
     after, before = final.state["notes"], final.initial_state["notes"]
     old = {{x["id"] for x in before["notecomment"]}}
     new = [x for x in after["notecomment"] if x["id"] not in old]
-    note = next((n for n in after["note"] if n["id"] == {c["note_id"]!r}), None)
+    note = next((n for n in after["notepost"] if n["id"] == {c["note_id"]!r}), None)
     return {{
         "liked": note is not None and note["liked"] is True,
         "commented": any(x["note_id"] == {c["note_id"]!r} and x["author_id"] == {ME!r}
@@ -228,8 +228,8 @@ class PostNote(_Phone):
         c = req.answer_context
         return f'''
 def verify(final):
-    old = {{n["id"] for n in final.initial_state["notes"]["note"]}}
-    new = [n for n in final.state["notes"]["note"] if n["id"] not in old and n["author_id"] == {ME!r}]
+    old = {{n["id"] for n in final.initial_state["notes"]["notepost"]}}
+    new = [n for n in final.state["notes"]["notepost"] if n["id"] not in old and n["author_id"] == {ME!r}]
     right = [n for n in new if " ".join(n["title"].split()).lower() == {_words(c["title"])!r} and n["images"] == {c["images"]!r}]
     return {{
         "posted": bool(right),

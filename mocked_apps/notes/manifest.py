@@ -23,8 +23,8 @@ MANIFEST = AppManifest(
         PageSpec(path="/search", title="Search", description="Notes and authors."),
     ),
     consequences={
-        "note.posted_at": "the clock when a note is posted",
-        "note.cover_hue": "the title of a posted note",
+        "notepost.posted_at": "the clock when a note is posted",
+        "notepost.cover_hue": "the title of a posted note",
         "notecomment.posted_at": "the clock when a comment is written",
         "collect.saved_at": "the clock when a note is collected",
         "board.created_at": "the clock when a collection is made",

@@ -32,6 +32,8 @@ class Author(AppModel, table=True):
 class Note(AppModel, table=True):
     """A note: images, a title, a body, hashtags, maybe a place it recommends."""
 
+    __tablename__ = "notepost"
+
     id: int | None = Field(default=None, primary_key=True, description="Note id.")
     author_id: int = Field(foreign_key="author.id", index=True, description="Who posted it.")
     title: str = Field(min_length=1, description="Title as shown on the card.")
@@ -52,7 +54,7 @@ class NoteComment(AppModel, table=True):
     __tablename__ = "notecomment"
 
     id: int | None = Field(default=None, primary_key=True, description="Comment id.")
-    note_id: int = Field(foreign_key="note.id", index=True, description="Note.")
+    note_id: int = Field(foreign_key="notepost.id", index=True, description="Note.")
     author_id: int = Field(foreign_key="author.id", description="Who wrote it (the user's own: their author id).")
     body: str = Field(min_length=1, description="Text of the comment.")
     posted_at: NaiveDatetime = Field(description="When it was written.")
@@ -71,6 +73,6 @@ class Collect(AppModel, table=True):
     """A note collected into one of the user's collections (a note can be in several)."""
 
     id: int | None = Field(default=None, primary_key=True, description="Collect id.")
-    note_id: int = Field(foreign_key="note.id", index=True, description="Note.")
+    note_id: int = Field(foreign_key="notepost.id", index=True, description="Note.")
     board_id: int = Field(foreign_key="board.id", index=True, description="Collection.")
     saved_at: NaiveDatetime = Field(description="When it was collected.")

@@ -111,5 +111,5 @@ def project(world: World) -> dict[str, list[dict]]:
     authors, ids = _authors(world)
     notes = _notes(world, authors, ids)
     boards, collects = _boards(world, notes)
-    return {"author": authors, "note": notes, "notecomment": _comments(world, notes, authors), "board": boards, "collect": collects,
+    return {"author": authors, "notepost": notes, "notecomment": _comments(world, notes, authors), "board": boards, "collect": collects,
             **identity_seed(world.persona)}
