@@ -37,7 +37,7 @@ def _columns(rows: dict, project_id: int) -> dict[int, dict]:
 
 def _unique(rows: dict, project_id: int, titles: list[str]) -> bool:
     """Each title names one card of the project's board (golden code opens cards by title)."""
-    board = [t["title"] for t in rows["task"] if t["project_id"] == project_id]
+    board = [t["title"] for t in rows["taskcard"] if t["project_id"] == project_id]
     return all(board.count(title) == 1 for title in titles)
 
 
@@ -59,7 +59,7 @@ class CreateTask(Family):
         if proj is None or who is None:
             return None
         title = rng.choice(_TITLES)
-        if any(t["title"] == title for t in rows["task"]):
+        if any(t["title"] == title for t in rows["taskcard"]):
             return None
         due = world.scenario.clock.date() + timedelta(days=rng.randint(2, 20))
         priority = rng.choice(["low", "high"])
@@ -112,7 +112,7 @@ class HandOver(Family):
         options = []
         for proj in rows["project"]:
             for m in team.values():
-                mine = [t for t in rows["task"] if t["project_id"] == proj["id"] and t["assignee_id"] == m["id"] and _open(rows, t)]
+                mine = [t for t in rows["taskcard"] if t["project_id"] == proj["id"] and t["assignee_id"] == m["id"] and _open(rows, t)]
                 if 1 <= len(mine) <= 5 and _unique(rows, proj["id"], [t["title"] for t in mine]):
                     options.append((proj, m, mine))
         choice = pick(rng, options)
@@ -164,8 +164,8 @@ class CommentAndReview(Family):
     def requirements(self, world: World, rng: random.Random) -> Requirements | None:
         rows = project(world)
         names = {p["id"]: p["name"] for p in rows["project"]}
-        cands = [t for t in rows["task"] if _open(rows, t) and _columns(rows, t["project_id"])[t["column_id"]]["name"] != "Review"
-                 and sum(x["title"] == t["title"] and x["project_id"] == t["project_id"] for x in rows["task"]) == 1]
+        cands = [t for t in rows["taskcard"] if _open(rows, t) and _columns(rows, t["project_id"])[t["column_id"]]["name"] != "Review"
+                 and sum(x["title"] == t["title"] and x["project_id"] == t["project_id"] for x in rows["taskcard"]) == 1]
         task = pick(rng, cands)
         if task is None:
             return None
@@ -195,9 +195,9 @@ def _norm(text):
 
 
 def verify(final):
-    old = {{x["id"] for x in final.initial_state["projects"]["comment"]}}
-    new = [x for x in final.state["projects"]["comment"] if x["id"] not in old]
-    task = next((t for t in final.state["projects"]["task"] if t["id"] == {c["task_id"]!r}), None)
+    old = {{x["id"] for x in final.initial_state["projects"]["taskcomment"]}}
+    new = [x for x in final.state["projects"]["taskcomment"] if x["id"] not in old]
+    task = next((t for t in final.state["projects"]["taskcard"] if t["id"] == {c["task_id"]!r}), None)
     return {{
         "commented": any(x["task_id"] == {c["task_id"]!r} and x["author_id"] == {c["me_id"]!r} and _norm(x["body"]) == _norm({c["body"]!r}) for x in new),
         "in_review": task is not None and task["column_id"] == {c["review_id"]!r},
@@ -217,7 +217,7 @@ class RescheduleOverdue(Family):
         rows = project(world)
         today = world.scenario.clock.date()
         late = {}
-        for t in rows["task"]:
+        for t in rows["taskcard"]:
             if due_state(t["due"], not _open(rows, t), today) == "overdue":
                 late.setdefault(t["project_id"], []).append(t)
         pid = pick(rng, sorted(p for p, tasks in late.items() if _unique(rows, p, [t["title"] for t in tasks])))
@@ -281,7 +281,7 @@ class TaskForMeeting(Family):
         meeting, mate = choice
         proj = rows["project"][0]
         title = f"Prepare notes for {meeting.title}"
-        if any(t["title"] == title for t in rows["task"]):
+        if any(t["title"] == title for t in rows["taskcard"]):
             return None
         instruction = say(rng, world, "Add a task \"{title}\" to {p}, due on the day of that meeting and assigned to the colleague I'm meeting there (both are in my calendar).",
                           "In {p}, create \"{title}\": the due date is the day of the meeting \"{m}\" in my calendar, and it goes to the teammate attending it with me.",

@@ -21,11 +21,11 @@ MANIFEST = AppManifest(
         PageSpec(path="/tasks/1", title="Task", description="Edit a task, comment on it, complete or delete it."),
     ),
     consequences={
-        "task.created_at": "the clock when a task is created",
-        "task.completed_at": "the clock when a task enters the done column (cleared when it leaves)",
-        "task.position": "the column a task is moved to (it goes last)",
-        "comment.created_at": "the clock when a comment is posted",
-        "comment.author_id": "the signed-in member",
+        "taskcard.created_at": "the clock when a task is created",
+        "taskcard.completed_at": "the clock when a task enters the done column (cleared when it leaves)",
+        "taskcard.position": "the column a task is moved to (it goes last)",
+        "taskcomment.created_at": "the clock when a comment is posted",
+        "taskcomment.author_id": "the signed-in member",
         "tasklabel": "the labels ticked on a task",
     },
 )

@@ -58,6 +58,8 @@ class Label(AppModel, table=True):
 class Task(AppModel, table=True):
     """A task card."""
 
+    __tablename__ = "taskcard"
+
     id: int | None = Field(default=None, primary_key=True, description="Task id.")
     project_id: int = Field(foreign_key="project.id", index=True, description="Project.")
     column_id: int = Field(foreign_key="boardcolumn.id", description="Column it is in (its status).")
@@ -77,15 +79,17 @@ class TaskLabel(AppModel, table=True):
     __tablename__ = "tasklabel"
 
     id: int | None = Field(default=None, primary_key=True, description="Row id.")
-    task_id: int = Field(foreign_key="task.id", index=True, description="Task.")
+    task_id: int = Field(foreign_key="taskcard.id", index=True, description="Task.")
     label_id: int = Field(foreign_key="label.id", description="Label.")
 
 
 class Comment(AppModel, table=True):
     """A comment on a task."""
 
+    __tablename__ = "taskcomment"
+
     id: int | None = Field(default=None, primary_key=True, description="Comment id.")
-    task_id: int = Field(foreign_key="task.id", index=True, description="Task.")
+    task_id: int = Field(foreign_key="taskcard.id", index=True, description="Task.")
     author_id: int = Field(description="Member who wrote it.")
     body: str = Field(min_length=1, description="Text.")
     created_at: NaiveDatetime = Field(description="When it was posted.")

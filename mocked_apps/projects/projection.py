@@ -39,7 +39,7 @@ class _Rows:
     def __init__(self, world: World, team: list[dict]):
         self.world, self.team = world, team
         self.by_email = {m["email"]: m["id"] for m in team}
-        self.out: dict[str, list[dict]] = {"project": [], "boardcolumn": [], "task": [], "tasklabel": [], "comment": []}
+        self.out: dict[str, list[dict]] = {"project": [], "boardcolumn": [], "taskcard": [], "tasklabel": [], "taskcomment": []}
 
     def member_of(self, person_id: str) -> int | None:
         person = next((p for p in self.world.people if p.id == person_id), None)
@@ -59,12 +59,12 @@ class _Rows:
 
     def add_task(self, project_id: int, title: str, column: str, assignee: int | None, due: date | None, labels: tuple[str, ...],
                  created: datetime, priority: str = "medium", description: str = "") -> int:
-        tid = len(self.out["task"]) + 1
+        tid = len(self.out["taskcard"]) + 1
         col = self.column(project_id, column)
         done = column == "Done"
-        self.out["task"].append({"id": tid, "project_id": project_id, "column_id": col, "title": title, "description": description,
+        self.out["taskcard"].append({"id": tid, "project_id": project_id, "column_id": col, "title": title, "description": description,
                                  "assignee_id": assignee, "due": due.isoformat() if due else None, "priority": priority,
-                                 "position": sum(t["column_id"] == col for t in self.out["task"]) + 1, "created_at": created.isoformat(),
+                                 "position": sum(t["column_id"] == col for t in self.out["taskcard"]) + 1, "created_at": created.isoformat(),
                                  "completed_at": (max(created, datetime.combine(due, datetime.min.time()) if due else created) + timedelta(hours=17)).isoformat()
                                  if done else None})
         names = [n for n, _ in LABELS]
@@ -73,7 +73,7 @@ class _Rows:
         return tid
 
     def comment(self, task_id: int, author: int, body: str, at: datetime) -> None:
-        self.out["comment"].append({"id": len(self.out["comment"]) + 1, "task_id": task_id, "author_id": author, "body": body, "created_at": at.isoformat()})
+        self.out["taskcomment"].append({"id": len(self.out["taskcomment"]) + 1, "task_id": task_id, "author_id": author, "body": body, "created_at": at.isoformat()})
 
 
 def _operations(rows: _Rows, me: int, finance: int) -> None:

@@ -64,7 +64,7 @@ def {fn}(state):
     cols = {{c["id"]: c for c in state["boardcolumn"]}}
     names = {{l["id"]: l["name"] for l in state["label"]}}
     out = []
-    for t in state["task"]:
+    for t in state["taskcard"]:
         labels = sorted(names[r["label_id"]] for r in state["tasklabel"] if r["task_id"] == t["id"] and r["label_id"] in names)
         col = cols.get(t["column_id"], {{}})
         out.append(dict(t, column=col.get("name"), done=bool(col.get("done")), labels=labels))
@@ -77,7 +77,7 @@ def new_tasks_source(fn: str, project_id: int, title: str) -> str:
     return tasks_source(f"{fn}_all") + f'''
 
 def {fn}(final):
-    old = {{t["id"] for t in final.initial_state["projects"]["task"]}}
+    old = {{t["id"] for t in final.initial_state["projects"]["taskcard"]}}
     want = " ".join({title!r}.lower().split())
     return [t for t in {fn}_all(final.state["projects"]) if t["id"] not in old and t["project_id"] == {project_id!r}
             and " ".join(t["title"].lower().split()) == want]

@@ -28,14 +28,14 @@ def _at(value) -> str:
 
 
 def _task(state, task_id):
-    return next(t for t in state["task"] if t["id"] == task_id)
+    return next(t for t in state["taskcard"] if t["id"] == task_id)
 
 
 def test_board_filters_and_my_tasks(app):
     state = app.state()
     ann = next(m for m in state["member"] if m["name"] == "Ann Matthews")
     board = app.get(f"/projects/{OPS}").text
-    ops = [t for t in state["task"] if t["project_id"] == OPS]
+    ops = [t for t in state["taskcard"] if t["project_id"] == OPS]
     assert all(f'aria-label="{escape(t["title"])}"' in board for t in ops)
     only_ann = app.get(f"/projects/{OPS}", assignee=str(ann["id"])).text
     assert all((f'aria-label="{escape(t["title"])}"' in only_ann) == (t["assignee_id"] == ann["id"]) for t in ops)
@@ -61,11 +61,11 @@ def test_create_and_edit_tasks_with_validation(app):
     where = app.post(f"/projects/{OPS}/tasks", title="Renew the company domain", column="1", assignee="2", due="2026-03-12", priority="high",
                      labels=["1", "6"])
     state = app.state()
-    task = state["task"][-1]
+    task = state["taskcard"][-1]
     assert where == f"/tasks/{task['id']}?notice=Task+created+in+Operations"
     assert (task["title"], task["column_id"], task["assignee_id"], task["due"], task["priority"], task["completed_at"]) == (
         "Renew the company domain", 1, 2, "2026-03-12", "high", None)
-    assert task["position"] == sum(t["column_id"] == 1 for t in before["task"]) + 1 and _at(task["created_at"]) == "2026-03-02T09:00:00"
+    assert task["position"] == sum(t["column_id"] == 1 for t in before["taskcard"]) + 1 and _at(task["created_at"]) == "2026-03-02T09:00:00"
     labels = [r for r in state["tasklabel"] if r["task_id"] == task["id"]]
     assert sorted(r["label_id"] for r in labels) == [1, 6]
     # to Done: completed now; untouched labels keep their rows; back out of Done: open again
@@ -81,11 +81,11 @@ def test_create_and_edit_tasks_with_validation(app):
 
 def test_comments_complete_and_delete(app):
     state = app.state()
-    task = next(t for t in state["task"] if t["title"].startswith("Pay invoice POS-39200"))
+    task = next(t for t in state["taskcard"] if t["title"].startswith("Pay invoice POS-39200"))
     empty = app.http.post(f"/tasks/{task['id']}/comments", data={"body": "   "})
     assert empty.status_code == 422 and "Write a comment" in empty.text and app.state() == state
     app.post(f"/tasks/{task['id']}/comments", body="Paid it this morning.")
-    comment = app.state()["comment"][-1]
+    comment = app.state()["taskcomment"][-1]
     assert (comment["task_id"], comment["author_id"], comment["body"]) == (task["id"], 1, "Paid it this morning.")
     assert "Paid it this morning." in app.get(f"/tasks/{task['id']}").text
     assert app.post(f"/tasks/{task['id']}/complete") == f"/tasks/{task['id']}?notice=Task+completed"
@@ -93,8 +93,8 @@ def test_comments_complete_and_delete(app):
     assert "already+done" in app.post(f"/tasks/{task['id']}/complete")
     assert app.post(f"/tasks/{task['id']}/delete").startswith(f"/projects/{OPS}?notice=Task+deleted")
     after = app.state()
-    assert task["id"] not in {t["id"] for t in after["task"]}
-    assert not [r for r in after["tasklabel"] + after["comment"] if r["task_id"] == task["id"]]
+    assert task["id"] not in {t["id"] for t in after["taskcard"]}
+    assert not [r for r in after["tasklabel"] + after["taskcomment"] if r["task_id"] == task["id"]]
 
 
 def test_main_flow_in_a_real_browser_at_both_sizes(app):
@@ -114,7 +114,7 @@ def test_main_flow_in_a_real_browser_at_both_sizes(app):
             page.get_by_role("button", name="✓ Mark complete").click()
             assert "Completed" in page.inner_text("main"), form_factor
     assert pages.errors == []
-    made = [t for t in app.state()["task"] if t["title"].startswith("Order toner")]
+    made = [t for t in app.state()["taskcard"] if t["title"].startswith("Order toner")]
     assert [(t["assignee_id"], t["due"], t["column_id"]) for t in made] == [(3, "2026-03-09", 4)] * 2
 
 
@@ -128,9 +128,9 @@ def test_projection_keeps_the_worlds_team_invoices_and_meetings():
     assert [m["name"] for m in rows["member"]] == [p.name for p in world.people if p.org == me.org]
     done_cols = {c["id"] for c in rows["boardcolumn"] if c["done"]}
     for inv in world.invoices:
-        task = next(t for t in rows["task"] if t["title"].startswith(f"Pay invoice {inv.number} "))
+        task = next(t for t in rows["taskcard"] if t["title"].startswith(f"Pay invoice {inv.number} "))
         assert task["due"] == inv.due.isoformat() and (task["column_id"] in done_cols) == inv.paid
     for m in world.meetings:
-        agenda = [t for t in rows["task"] if t["title"] == f"Prepare agenda: {m.title} ({m.start:%b} {m.start.day})"]
+        agenda = [t for t in rows["taskcard"] if t["title"] == f"Prepare agenda: {m.title} ({m.start:%b} {m.start.day})"]
         assert all(t["due"] == m.start.date().isoformat() and (t["column_id"] in done_cols) == (m.start < world.scenario.clock) for t in agenda)
     assert project(world) == rows
