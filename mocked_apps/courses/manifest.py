@@ -11,7 +11,7 @@ MANIFEST = AppManifest(
         "with readings and assignments, assignment groups with weights, submitting a Drive file or a text entry (late after the "
         "due date, closed after the lock date, attempts kept), grades with the weighted total and letter, announcements."
     ),
-    icon="🎓",
+    icon="✎",
     imitates="a learning management system (e.g. Canvas, Moodle)",
     pages=(
         PageSpec(path="/", title="Dashboard", description="Course cards, what is due, recent announcements."),
