@@ -1,10 +1,15 @@
 """The rail app over real HTTP and a real browser: search, availability that moves as tickets sell,
-booking and paying, refunds with their fee, changing a trip, passengers, and the world projection."""
+booking and paying, refunds with their fee, changing a trip, passengers, and the world projection.
+
+The tests read what they need from the state (stations, trains, fares, seats left) and book their own
+orders through the app's forms, so they hold for any default seed the default world projects."""
 
 from __future__ import annotations
 
+import json
 import re
-from datetime import datetime
+from datetime import date, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
@@ -13,7 +18,11 @@ from mocked_apps.rail.projection import project
 from mocked_apps.rail.rules import duration_text, sold_elsewhere
 
 server = served("mocked_apps.rail")
-DAY = "2026-03-05"
+SEED = json.loads((Path(__file__).parents[1] / "seed.json").read_text())
+CLOCK = datetime.fromisoformat(SEED["clock"])
+"""The default seed's clock: every new instance starts at it."""
+DAY = (CLOCK.date() + timedelta(days=3)).isoformat()
+"""A travel date on sale, a few days ahead."""
 
 
 @pytest.fixture
@@ -28,15 +37,70 @@ def _left(page: str, label: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def _book(rail: Client, train: str, passengers: list[str], seat_class: str = "Second class", seat: str = "none") -> int:
-    where = rail.post("/book", train=train, day=DAY, seat_class=seat_class, passenger=passengers, seat=seat)
+def _fare(state, train_id: int, seat_class: str = "Second class") -> dict | None:
+    return next((f for f in state["fare"] if f["train_id"] == train_id and f["seat_class"] == seat_class), None)
+
+
+def _seats_left(state, train: dict, day: str, seat_class: str = "Second class") -> int:
+    """Seats of a class left on a day by the app's rule: capacity, less sold elsewhere, less this instance's live tickets."""
+    fare = _fare(state, train["id"], seat_class)
+    if fare is None:
+        return 0
+    live = {o["id"] for o in state["orders"] if o["status"] in ("unpaid", "paid") and (o["train_id"], o["travel_date"], o["seat_class"]) == (
+        train["id"], day, seat_class)}
+    held = sum(t["order_id"] in live and t["status"] == "active" for t in state["ticket"])
+    return fare["seats"] - sold_elsewhere(fare["id"], fare["seats"], day) - held
+
+
+def _hours_ahead(train: dict, day: str | date) -> float:
+    """Hours from the seed's clock to the train's departure on `day`."""
+    leaves = datetime.combine(date.fromisoformat(str(day)), datetime.strptime(train["depart"], "%H:%M").time())
+    return (leaves - CLOCK).total_seconds() / 3600
+
+
+def _hours_of(day: str) -> tuple[float, float]:
+    """The hours after the clock that `day` spans (for `_trip`)."""
+    start = _hours_ahead({"depart": "00:00"}, day)
+    return start, start + 24
+
+
+def _price(state, fare_price: float, passenger_id: int) -> float:
+    """A passenger's ticket price: children pay half, seniors 80%."""
+    kind = next(p for p in state["passenger"] if p["id"] == passenger_id)["kind"]
+    return round(fare_price * {"child": 0.5, "senior": 0.8}.get(kind, 1.0), 2)
+
+
+def _trip(state, low_h: float, high_h: float, seats: int = 1, kind: str | None = None, origin: int = 1) -> tuple[dict, str]:
+    """(train, day) of the first train from `origin` (home) leaving between low_h and high_h hours after the clock that
+    has `seats` Second class seats left."""
+    for offset in range(15):
+        day = (CLOCK.date() + timedelta(days=offset)).isoformat()
+        for train in sorted(state["service"], key=lambda t: (t["depart"], t["id"])):
+            if (train["origin_id"] == origin and (kind is None or train["kind"] == kind) and low_h <= _hours_ahead(train, day) < high_h
+                    and _seats_left(state, train, day) >= seats):
+                return train, day
+    raise AssertionError(f"no train from station {origin} leaves {low_h}-{high_h} h ahead with {seats} seats")
+
+
+def _book(rail: Client, train: dict, passengers: list[str], day: str = DAY, seat_class: str = "Second class", seat: str = "none") -> int:
+    where = rail.post("/book", train=str(train["id"]), day=day, seat_class=seat_class, passenger=passengers, seat=seat)
     match = re.match(r"/orders/(\d+)\?", where)
     assert match, where
     return int(match.group(1))
 
 
-def _train(state, number: str) -> dict:
-    return next(t for t in state["service"] if t["number"] == number)
+def _book_and_pay(rail: Client, train: dict, passengers: list[str], day: str = DAY, method: str = "1") -> int:
+    oid = _book(rail, train, passengers, day)
+    assert rail.post(f"/orders/{oid}/pay", method=method).startswith(f"/orders/{oid}?notice=Paid")
+    return oid
+
+
+def _tickets(state, order_id: int) -> list[dict]:
+    return [t for t in state["ticket"] if t["order_id"] == order_id]
+
+
+def _order(state, order_id: int) -> dict:
+    return next(o for o in state["orders"] if o["id"] == order_id)
 
 
 def test_search_lists_the_route_with_times_durations_and_classes(rail):
@@ -53,26 +117,26 @@ def test_search_lists_the_route_with_times_durations_and_classes(rail):
     assert all((t["number"] in only_g) == (t["kind"] == "G") for t in route)
     # a bad search goes back to the form with the reason
     assert "Choose a destination other than" in rail.get("/", check="1", origin="1", destination="1", day=DAY).text
-    assert "tickets go on sale 15 days ahead" in rail.get("/", check="1", origin="1", destination="2", day="2026-04-30").text
+    too_far = (CLOCK.date() + timedelta(days=20)).isoformat()
+    assert "tickets go on sale 15 days ahead" in rail.get("/", check="1", origin="1", destination="2", day=too_far).text
 
 
 def test_booking_holds_seats_and_paying_confirms(rail):
     before = rail.state()
-    train = _train(before, "G111")
+    train, _ = _trip(before, *_hours_of(DAY), seats=2, kind="G")
     label = f"Book Second class on {train['number']}"
     page = rail.get("/trains", origin=str(train["origin_id"]), destination=str(train["destination_id"]), day=DAY).text
     left = _left(page, label)
-    assert left and left >= 2
-    oid = _book(rail, str(train["id"]), ["1", "2"], seat="window")
+    assert left == _seats_left(before, train, DAY) and left >= 2
+    oid = _book(rail, train, ["1", "2"], seat="window")
     held = rail.state()
     order = held["orders"][-1]
     assert (order["id"], order["status"], order["train_id"], order["travel_date"]) == (oid, "unpaid", train["id"], DAY)
-    tickets = [t for t in held["ticket"] if t["order_id"] == oid]
+    tickets = _tickets(held, oid)
     assert sorted(t["passenger_id"] for t in tickets) == [1, 2] and tickets[0]["seat"][-1] in "AF"
     assert len({(t["coach"], t["seat"]) for t in tickets}) == 2
-    senior = next(p for p in held["passenger"] if p["id"] == 2)["kind"] == "senior"
-    fare = next(f for f in held["fare"] if f["train_id"] == train["id"] and f["seat_class"] == "Second class")["price"]
-    assert order["total"] == round(fare + (round(fare * 0.8, 2) if senior else fare), 2)
+    fare = _fare(held, train["id"])["price"]
+    assert order["total"] == round(sum(_price(held, fare, pid) for pid in (1, 2)), 2)
     # availability moved by the two held seats
     page = rail.get("/trains", origin=str(train["origin_id"]), destination=str(train["destination_id"]), day=DAY).text
     assert _left(page, label) == left - 2
@@ -89,11 +153,12 @@ def test_booking_holds_seats_and_paying_confirms(rail):
 
 def test_booking_errors_write_nothing(rail):
     before = rail.state()
-    train = _train(before, "G111")
-    where = rail.post("/book", train=str(train["id"]), day=DAY, seat_class="Second class")
+    train, day = _trip(before, 1, 15 * 24)
+    where = rail.post("/book", train=str(train["id"]), day=day, seat_class="Second class")
     assert where.startswith("/book?check=1")
     assert "Choose at least one passenger." in rail.get(where).text
-    assert rail.post("/book", train=str(train["id"]), day="2026-06-01", seat_class="Second class", passenger=["1"]).startswith("/book?check=1")
+    not_on_sale = (CLOCK.date() + timedelta(days=60)).isoformat()
+    assert rail.post("/book", train=str(train["id"]), day=not_on_sale, seat_class="Second class", passenger=["1"]).startswith("/book?check=1")
     assert rail.state() == before
 
 
@@ -108,50 +173,95 @@ def test_a_sold_out_class_cannot_be_booked(rail):
 
 
 def test_cancel_releases_the_seats(rail):
-    train = _train(rail.state(), "D305")
-    oid = _book(rail, str(train["id"]), ["1"])
+    state = rail.state()
+    train, day = _trip(state, 1, 15 * 24, kind="D")
+    oid = _book(rail, train, ["1"], day)
+    assert _seats_left(rail.state(), train, day) == _seats_left(state, train, day) - 1
     assert rail.post(f"/orders/{oid}/cancel").startswith("/orders?notice=")
-    state = rail.state()
-    assert state["orders"][-1]["status"] == "cancelled" and state["ticket"][-1]["status"] == "cancelled"
+    after = rail.state()
+    assert _order(after, oid)["status"] == "cancelled" and [t["status"] for t in _tickets(after, oid)] == ["cancelled"]
+    assert _seats_left(after, train, day) == _seats_left(state, train, day)
 
 
-def test_refund_fee_follows_the_time_to_departure(rail):
+# The fee bands, as hours before departure (with an hour's margin for the minutes each request adds to the clock):
+FEE_BANDS = [(8 * 24 + 1, 15 * 24, 0.0), (49, 8 * 24 - 1, 0.05), (25, 47, 0.10), (1, 23, 0.20)]
+
+
+@pytest.mark.parametrize(("low_h", "high_h", "fee"), FEE_BANDS, ids=["8+ days free", "48 h 5%", "24 h 10%", "last day 20%"])
+def test_refund_fee_follows_the_time_to_departure(rail, low_h, high_h, fee):
+    train, day = _trip(rail.state(), low_h, high_h)
+    oid = _book_and_pay(rail, train, ["1"], day)
+    assert f"Refund fee now: <strong>{round(fee * 100)}%" in rail.get(f"/orders/{oid}/refund").text
+    ticket = _tickets(rail.state(), oid)[0]
+    back = round(ticket["price"] * (1 - fee), 2)
+    assert rail.post(f"/orders/{oid}/refund", ticket=[str(ticket["id"])]) == f"/orders/{oid}?notice=Refund+of+{back:,.2f}+on+its+way+to+your+payment+method"
+    after = rail.state()
+    refunded = _tickets(after, oid)[0]
+    assert (refunded["status"], refunded["refund_amount"], _order(after, oid)["status"]) == ("refunded", back, "refunded")
+    # a refunded order cannot be refunded again
+    rail.post(f"/orders/{oid}/refund", ticket=[str(ticket["id"])])
+    assert rail.state() == after
+
+
+def test_a_partial_refund_keeps_the_order_and_gives_the_seat_back(rail):
     state = rail.state()
-    upcoming = {o["number"]: o for o in state["orders"] if o["travel_date"] >= "2026-03-02" and o["status"] == "paid"}
-    assert set(upcoming) == {"E260221007", "GO97251"}
-    far = upcoming["GO97251"]  # 2026-03-11: more than 8 days ahead, no fee
-    page = rail.get(f"/orders/{far['id']}/refund").text
-    assert "Refund fee now: <strong>0%" in page
-    assert rail.post(f"/orders/{far['id']}/refund", ticket=[str(t["id"]) for t in state["ticket"] if t["order_id"] == far["id"]]).startswith(
-        f"/orders/{far['id']}?notice=Refund")
-    near = upcoming["E260221007"]  # 2026-03-04 at 06:10 or later: within 48 hours -> 10%
-    ticket = next(t for t in state["ticket"] if t["order_id"] == near["id"])
-    rail.post(f"/orders/{near['id']}/refund", ticket=[str(ticket["id"])])
-    after = {t["id"]: t for t in rail.state()["ticket"]}
-    assert after[ticket["id"]]["status"] == "refunded"
-    assert after[ticket["id"]]["refund_amount"] in (round(ticket["price"] * 0.9, 2), round(ticket["price"] * 0.95, 2))
-    orders = {o["id"]: o for o in rail.state()["orders"]}
-    assert orders[far["id"]]["status"] == orders[near["id"]]["status"] == "refunded"
-    again = rail.state()
-    rail.post(f"/orders/{far['id']}/refund", ticket=["1"])
-    assert rail.state() == again
+    train, day = _trip(state, 49, 8 * 24 - 1, seats=2)
+    oid = _book_and_pay(rail, train, ["1", "2"], day)
+    paid = rail.state()
+    mine, theirs = sorted(_tickets(paid, oid), key=lambda t: t["passenger_id"])
+    assert rail.post(f"/orders/{oid}/refund") == f"/orders/{oid}/refund?error=Choose+the+tickets+to+refund."
+    assert rail.state() == paid
+    rail.post(f"/orders/{oid}/refund", ticket=[str(theirs["id"])])
+    partly = rail.state()
+    assert _order(partly, oid)["status"] == "paid"
+    assert {t["id"]: t["status"] for t in _tickets(partly, oid)} == {mine["id"]: "active", theirs["id"]: "refunded"}
+    assert _seats_left(partly, train, day) == _seats_left(paid, train, day) + 1
+    rail.post(f"/orders/{oid}/refund", ticket=[str(mine["id"]), str(theirs["id"])])
+    done = rail.state()
+    assert _order(done, oid)["status"] == "refunded"
+    assert {t["id"]: t["refund_amount"] for t in _tickets(done, oid)} == {mine["id"]: round(mine["price"] * 0.95, 2),
+                                                                        theirs["id"]: round(theirs["price"] * 0.95, 2)}
+
+
+def test_a_train_that_has_left_cannot_be_refunded_or_changed(server, rail):
+    train, day = _trip(rail.state(), 1, 23)
+    oid = _book_and_pay(rail, train, ["1"], day)
+    leaves = datetime.combine(date.fromisoformat(day), datetime.strptime(train["depart"], "%H:%M").time())
+    seed = {**rail.state(), "_identity": SEED["seed"]["_identity"]}
+    with Client(server, seed=seed, clock=(leaves + timedelta(minutes=5)).isoformat()) as later:
+        before = later.state()
+        assert "already left" in later.get(f"/orders/{oid}/change").text
+        assert later.post(f"/orders/{oid}/refund", ticket=[str(_tickets(before, oid)[0]["id"])]).startswith(f"/orders/{oid}?notice=This+order+cannot")
+        assert later.state() == before
 
 
 def test_change_moves_the_passengers_to_another_train_once(rail):
     state = rail.state()
-    order = next(o for o in state["orders"] if o["number"] == "GO97251")
-    old = next(t for t in state["service"] if t["id"] == order["train_id"])
-    other = next(t for t in state["service"] if (t["origin_id"], t["destination_id"]) == (old["origin_id"], old["destination_id"]) and t["kind"] == "K")
-    page = rail.get(f"/orders/{order['id']}/change").text
-    assert f"Change to Second class on {other['number']}" in page
-    where = rail.post(f"/orders/{order['id']}/change", train=str(other["id"]), day=order["travel_date"], seat_class="Second class")
+    old, day = _trip(state, 25, 15 * 24, seats=2, kind="K")
+    route = (old["origin_id"], old["destination_id"])
+    other = next(t for t in state["service"] if (t["origin_id"], t["destination_id"]) == route and t["kind"] == "G"
+                 and _seats_left(state, t, day) >= 2)
+    oid = _book_and_pay(rail, old, ["1", "2"], day, method="2")
+    order = _order(rail.state(), oid)
+    page = rail.get(f"/orders/{oid}/change").text
+    assert f"Change to Second class on {other['number']}" in page and f"Change to Second class on {old['number']}" not in page
+    # a train of another route is refused and writes nothing
+    elsewhere = next(t for t in state["service"] if (t["origin_id"], t["destination_id"]) != route)
+    before = rail.state()
+    assert "same+route" in rail.post(f"/orders/{oid}/change", train=str(elsewhere["id"]), day=day, seat_class="Second class")
+    assert rail.state() == before
+    where = rail.post(f"/orders/{oid}/change", train=str(other["id"]), day=day, seat_class="Second class")
     after = rail.state()
     new = after["orders"][-1]
     assert where.startswith(f"/orders/{new['id']}?notice=Trip+changed")
-    assert (new["status"], new["train_id"], new["changed_from_id"], new["payment_method_id"]) == ("paid", other["id"], order["id"], order["payment_method_id"])
-    assert next(o for o in after["orders"] if o["id"] == order["id"])["status"] == "changed"
-    assert new["fare_difference"] == round(new["total"] - order["total"], 2)
-    assert [t["passenger_id"] for t in after["ticket"] if t["order_id"] == new["id"]] == [1]
+    assert (new["status"], new["train_id"], new["travel_date"], new["changed_from_id"], new["payment_method_id"]) == (
+        "paid", other["id"], day, oid, 2)
+    assert (_order(after, oid)["status"], _order(after, oid)["changed_to_id"]) == ("changed", new["id"])
+    assert [t["status"] for t in _tickets(after, oid)] == ["changed", "changed"]
+    fare = _fare(after, other["id"])["price"]
+    assert new["total"] == round(sum(_price(after, fare, pid) for pid in (1, 2)), 2)
+    assert new["fare_difference"] == round(new["total"] - order["total"], 2) > 0
+    assert sorted(t["passenger_id"] for t in _tickets(after, new["id"])) == [1, 2]
     assert "already changed once" in rail.get(f"/orders/{new['id']}/change").text
 
 
