@@ -131,3 +131,36 @@ def test_projection_keeps_the_worlds_people_and_dates():
     (res,) = rows["reservation"]
     assert res["day"] == "2026-04-02" and res["name"] == "Rosa Delgado"
     assert project(world) == rows
+
+
+def _verdicts(task, initial, after) -> dict:
+    from contracts.scoring import Final
+
+    scope: dict = {}
+    exec(task.verifier, scope)  # noqa: S102 - the fixture task's own verifier, on states this test made
+    return scope["verify"](Final(state={"reviews": after}, initial_state={"reviews": initial}, answer=None))
+
+
+def test_fixture_verifiers_refuse_the_cheats(server):
+    """The best-open task: a smaller party, another day or two bookings fail; the list task: saving every place to the list fails."""
+    from contracts.taskfiles import load_tasks
+
+    tasks = {t.id: t for t in load_tasks(Path(__file__).parents[1] / "tasks")}
+    best, spa = tasks["reviews-reserve-best-open"], tasks["reviews-best-spa-to-list"]
+    c = best.answer_context
+    right = {"day": c["day"], "time": c["time"], "party": str(c["party"]), "name": "Alex Morgan"}
+    other_day = (datetime.fromisoformat(c["day"]) + timedelta(days=2)).date().isoformat()  # the next day it is open
+    for name, posts in {"smaller party": [dict(right, party=str(c["party"] - 1))], "other day": [dict(right, day=other_day)],
+                        "twice": [right, right], "right": [right]}.items():
+        with Client(server) as app:
+            initial = app.state()
+            for form in posts:
+                app.post(f"/b/{c['business_id']}/reserve", **form)
+            verdicts = _verdicts(best, initial, app.state())
+            assert all(verdicts.values()) is (name == "right"), (name, verdicts)
+    s = spa.answer_context
+    with Client(server) as app:
+        initial = app.state()
+        for b in initial["business"]:
+            app.post(f"/b/{b['id']}/save", new_list=s["list"])
+        assert _verdicts(spa, initial, app.state()) == {"saved": True, "only_it": False}

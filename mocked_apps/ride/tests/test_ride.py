@@ -175,3 +175,44 @@ def test_projection_keeps_the_worlds_money_and_dates():
     assert [(p["name"], p["saved_as"]) for p in rows["place"][:2]] == [("Office", "Office"), ("Home", "Home")]
     assert rows["place"][0]["address"] == "42 Mission Road, San Antonio" and rows["place"][-1]["name"] == "Harbour Foods"
     assert project(world) == rows
+
+
+def _verdicts(task, initial, after) -> dict:
+    from contracts.scoring import Final
+
+    scope: dict = {}
+    exec(task.verifier, scope)  # noqa: S102 - the fixture task's own verifier, on states this test made
+    return scope["verify"](Final(state={"ride": after}, initial_state={"ride": initial}, answer=None))
+
+
+def test_fixture_verifiers_refuse_the_cheats(server):
+    """The cheapest-ride task: the wrong class, a scheduled ride, or every class at once fail; the right one passes.
+    The rating task: the wrong trip or a rounded tip fail."""
+    from contracts.taskfiles import load_tasks
+
+    tasks = {t.id: t for t in load_tasks(Path(__file__).parents[1] / "tasks")}
+    cheap, rate = tasks["ride-cheapest-for-three"], tasks["ride-rate-and-tip"]
+    c = cheap.answer_context
+    trip = {"pickup": str(c["pickup_id"]), "dropoff": str(c["dropoff_id"]), "method": str(c["method_id"])}
+    at = CLOCK + timedelta(hours=2)
+    attempts = {
+        "wrong class": [dict(trip, vclass="1")],
+        "scheduled": [dict(trip, vclass=str(c["class_id"]), when="later", day=f"{at:%Y-%m-%d}", clock=f"{at:%H:%M}")],
+        "every class": [dict(trip, vclass=str(k)) for k in range(1, 6)],
+        "right": [dict(trip, vclass=str(c["class_id"]))],
+    }
+    for name, posts in attempts.items():
+        with Client(server) as app:
+            initial = app.state()
+            for form in posts:
+                app.post("/rides", **form)
+            verdicts = _verdicts(cheap, initial, app.state())
+            assert all(verdicts.values()) is (name == "right"), (name, verdicts)
+    r = rate.answer_context
+    for name, (ride_id, tip) in {"wrong trip": (r["ride_id"] - 1, r["tip"]), "rounded tip": (r["ride_id"], round(r["tip"])),
+                                 "right": (r["ride_id"], r["tip"])}.items():
+        with Client(server) as app:
+            initial = app.state()
+            app.post(f"/trips/{ride_id}/rate", stars=str(r["stars"]), tip=f"{tip:.2f}")
+            verdicts = _verdicts(rate, initial, app.state())
+            assert all(verdicts.values()) is (name == "right"), (name, verdicts)
