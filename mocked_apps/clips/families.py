@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from contracts.family import Family, Requirements, first_name, pick, say, solve_source
+from contracts.family import Family, Requirements, pick, say, solve_source
 from contracts.task import Criterion
 from contracts.world import World
 from mocked_apps.calendar import recipes as calendar

@@ -5,7 +5,6 @@ the collection verifier against the cheap ways to look done."""
 from __future__ import annotations
 
 import random
-import re
 from datetime import datetime
 
 import pytest
