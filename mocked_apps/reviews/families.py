@@ -108,7 +108,7 @@ class ReserveBestOpen(_Phone):
 
     def golden(self, req: Requirements) -> str:
         c = req.answer_context
-        return solve_source('env.click("Discover", role="link")', f'env.click({"Restaurants"!r}, role="link")', rv.open_business(c["business"]),
+        return solve_source(rv.open_category("Restaurants"), rv.open_business(c["business"]),
                             rv.reserve(c["day"], c["time"], c["party"]))
 
     def verifier(self, req: Requirements) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .manifest import MANIFEST
 
-__all__ = ["new_reservations_source", "open_app", "open_business", "reserve", "save_to_list", "write_review"]
+__all__ = ["new_reservations_source", "open_app", "open_business", "open_category", "reserve", "save_to_list", "write_review"]
 
 
 def open_app() -> str:
@@ -15,6 +15,11 @@ def open_app() -> str:
 def open_business(name: str) -> str:
     """Find a business with the search box and open its page."""
     return f'env.fill("Search places", {name!r})\nenv.press("Enter")\nenv.click({name!r}, role="link")'
+
+
+def open_category(name: str) -> str:
+    """From Discover: list one category's places (best rated first)."""
+    return f'env.click("Discover", role="link")\nenv.click({name!r}, role="link")'
 
 
 def reserve(day: str, time: str, party: int) -> str:

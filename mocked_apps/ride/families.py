@@ -178,7 +178,7 @@ def _past(rows: dict) -> list[dict]:
     return [r for r in done if sum(x["dropoff"] == r["dropoff"] and x["day"] == r["day"] for x in done) == 1]
 
 
-def _said_day(world: World, iso: str) -> str:
+def _said_day(iso: str) -> str:
     d = datetime.fromisoformat(iso)
     return f"{d:%B} {d.day}"
 
@@ -200,7 +200,7 @@ class RateTrip(_Phone):
         how = f"{share}% of the fare" if share else money(tip)
         instruction = say(rng, world, "Rate my ride to {b} on {day} {s} stars and tip the driver {how}.",
                           "Give the driver of my {day} trip to {b} {s} stars, with a tip of {how}.",
-                          b=r["dropoff"], day=_said_day(world, r["day"]), s=stars, how=how)
+                          b=r["dropoff"], day=_said_day(r["day"]), s=stars, how=how)
         ctx = {"ride_id": r["id"], "dropoff": r["dropoff"], "pickup_at": r["pickup_at"], "stars": stars, "tip": tip, "fare": r["fare"]}
         return self._req(instruction, ctx, [
             Criterion(id="rated", description=f"The trip to {r['dropoff']} on {r['day']} is rated {stars} stars."),

@@ -50,7 +50,7 @@ def start(gym: GymDep, ride_id: int):
         gym.advance(ride.pickup_at - gym.now)
     ride.status = "on_trip"
     gym.db.add(ride)
-    return gym.done(f"/trips/{ride_id}", notice=f"On your way to the destination")
+    return gym.done(f"/trips/{ride_id}", notice="On your way to the destination")
 
 
 @router.post("/trips/{ride_id}/end")
@@ -97,4 +97,4 @@ def rate(gym: GymDep, ride_id: int, stars: str = Form(""), tip: str = Form("0"),
     ride.rating, ride.tip, ride.comment = int(stars), amount, comment.strip()[:200]
     ride.total = round(ride.fare + amount, 2)
     gym.db.add(ride)
-    return gym.done(f"/trips/{ride_id}", notice="Thanks for rating your driver" + (f" and for the tip" if amount else ""))
+    return gym.done(f"/trips/{ride_id}", notice="Thanks for rating your driver" + (" and for the tip" if amount else ""))
