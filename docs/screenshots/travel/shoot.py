@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import re
+from datetime import date, timedelta
 from pathlib import Path
 
 from mocked_apps.kit.testing import Client, browser_pages
@@ -13,6 +14,7 @@ from mocked_apps.kit.process import AppServer
 
 OUT = Path(__file__).resolve().parent
 DAY = "2026-03-12"
+DAY_ZERO = "2026-03-02"  # the default seed's clock
 
 
 def _flow(page, app: Client, size: str, shots: list[str]) -> None:
@@ -20,6 +22,8 @@ def _flow(page, app: Client, size: str, shots: list[str]) -> None:
         if name in shots:
             page.screenshot(path=str(OUT / f"{name}-{size}.png"), full_page=full)
 
+    state = app.state()
+    flight = next(b for b in state["trip_booking"] if b["kind"] == "flight" and b["travel_date"] > DAY_ZERO)  # the first flight ahead
     page.goto(app.url("/"))
     page.select_option("#destination", label="Seattle (SEA)")
     page.fill("#day", DAY)
@@ -35,11 +39,12 @@ def _flow(page, app: Client, size: str, shots: list[str]) -> None:
     shot("5-stays")
     page.get_by_role("link", name=re.compile("^See rooms at ")).first.click()
     shot("6-rooms")
-    page.goto(app.url("/trips/3"))
+    page.goto(app.url(f"/trips/{flight['trip_id']}"))
     shot("7-itinerary", full=True)
-    page.goto(app.url("/bookings/4/change?day=2026-03-09"))
+    later = (date.fromisoformat(flight["travel_date"]) + timedelta(days=1)).isoformat()
+    page.goto(app.url(f"/bookings/{flight['id']}/change?day={later}"))
     shot("8-change")
-    page.goto(app.url("/bookings/3/cancel"))
+    page.goto(app.url(f"/bookings/{flight['id']}/cancel"))
     shot("9-cancel")
     page.goto(app.url("/trips"))
     shot("trips")
