@@ -1,5 +1,5 @@
 """Courses families: hand in a named Drive file for an assignment, hand in for whichever assignment of a
-course is due next, mark a module's readings done, answer with the weighted total of a course; and one
+course is due next, mark a module's readings done, hand in a given text entry; and one
 cross-app family (an announcement names the exam's time, the calendar gets the event).
 
 Tasks run at desktop size, the app's primary form factor. Ground truth comes from the world's
@@ -17,7 +17,7 @@ from contracts.world import World
 from mocked_apps.calendar import recipes as calendar
 
 from . import recipes as courses
-from .grading import accepts, course_total, latest
+from .grading import accepts, latest
 from .projection import exam_of, project
 
 __all__ = ["FAMILIES"]
@@ -154,46 +154,51 @@ def verify(final):
 '''
 
 
-class WeightedGrade(Family):
-    name = "courses.weighted_grade"
+_ANSWERS = (
+    "I will send a short update every Friday and flag risks the same day.",
+    "Hola, le escribo para confirmar la reunión del jueves a las diez.",
+    "The main stakeholders are the sponsor, finance and the studio leads.",
+    "Gracias por su correo. Le envío la agenda mañana por la mañana.",
+)
+
+
+class SubmitTextEntry(Family):
+    name = "courses.submit_text_entry"
     apps = ("courses",)
-    description = "Answer with a course's current weighted total (the weights, points and graded work are only in the app)."
+    description = "Hand in a given text as the text entry of an open assignment that takes text."
     difficulty = "medium"
-    capabilities = ("navigate", "read_answer")
+    capabilities = ("navigate", "form_fill", "select_option", "confirm")
 
     def requirements(self, world: World, rng: random.Random) -> Requirements | None:
         rows = project(world)
-        graded = []
-        for course in rows["course"]:
-            groups = [g for g in rows["assignmentgroup"] if g["course_id"] == course["id"]]
-            works = [a for a in rows["assignment"] if a["course_id"] == course["id"]]
-            total, _ = course_total(groups, works, rows["submission"])
-            if total is not None:
-                graded.append((course, total))
-        choice = pick(rng, graded)
-        if choice is None:
+        assignment = pick(rng, [a for a in _open(world, rows) if "text" in accepts(a)])
+        if assignment is None:
             return None
-        course, total = choice
-        instruction = say(rng, world, "What is my current total grade in {course}? Answer with the percentage.",
-                          "Check my {code} grades and tell me my weighted total so far, as a percent.", course=course["name"], code=course["code"])
-        ctx = {"code": course["code"], "course": course["name"], "total": total, "total_text": f"{total:.2f}%"}
+        course = next(c for c in rows["course"] if c["id"] == assignment["course_id"])
+        text = rng.choice(_ANSWERS)
+        instruction = say(rng, world, "Submit this as my text entry for \"{title}\" in {course}: \"{text}\"",
+                          "For {code} \"{title}\", hand in a text entry that says: \"{text}\"", title=assignment["title"],
+                          course=course["name"], code=course["code"], text=text)
+        ctx = {"assignment_id": assignment["id"], "title": assignment["title"], "code": course["code"], "course": course["name"], "text": text,
+               "resubmit": latest(rows["submission"], assignment["id"]) is not None}
         return self._req(instruction, ctx, [
-            Criterion(id="right_total", description=f"The answer gives {total:.2f}% (to the hundredth)."),
-            Criterion(id="one_number", description="The answer gives no other percentage.", weight=0.5),
+            Criterion(id="submitted", description=f"A new text submission for \"{assignment['title']}\" saying exactly \"{text}\"."),
+            Criterion(id="only_once", description="Exactly one submission was handed in.", weight=0.5),
         ])
 
     def golden(self, req: Requirements) -> str:
         c = req.answer_context
-        return solve_source(courses.open_course(c["code"], c["course"]), 'env.click("Grades", role="link")', f'env.answer({c["total_text"]!r})')
+        return solve_source(courses.open_assignment(c["code"], c["course"], c["title"]), courses.submit_text(c["text"], c["resubmit"]))
 
-    verifier_template = '''
-import re
-
+    def verifier(self, req: Requirements) -> str:
+        c = req.answer_context
+        return courses.new_submissions_source("_new") + f'''
 
 def verify(final):
-    found = [float(x) for x in re.findall(r"(\\d+(?:\\.\\d+)?)\\s*%", final.answer or "")]
-    right = [x for x in found if abs(x - {{ total|py }}) < 0.006]
-    return {"right_total": bool(right), "one_number": bool(found) and len(found) == len(right)}
+    new = _new(final)
+    right = [s for s in new if s["assignment_id"] == {c["assignment_id"]!r} and s["kind"] == "text"
+             and " ".join(s["body"].split()) == {c["text"]!r}]
+    return {{"submitted": bool(right), "only_once": len(new) == 1}}
 '''
 
 
@@ -237,4 +242,4 @@ def verify(final):
 ''')
 
 
-FAMILIES = (SubmitDriveFile(), SubmitDueNext(), MarkModuleDone(), WeightedGrade(), ExamToCalendar())
+FAMILIES = (SubmitDriveFile(), SubmitDueNext(), MarkModuleDone(), SubmitTextEntry(), ExamToCalendar())

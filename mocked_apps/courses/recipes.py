@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from .manifest import MANIFEST
 
-__all__ = ["mark_done", "new_submissions_source", "open_announcement", "open_app", "open_assignment", "open_course", "submit_file"]
+__all__ = ["mark_done", "new_submissions_source", "open_announcement", "open_app", "open_assignment", "open_course", "submit_file",
+           "submit_text"]
 
 
 def open_app() -> str:
@@ -28,6 +29,12 @@ def open_announcement(code: str, name: str, title: str) -> str:
 def submit_file(file_name: str, resubmit: bool = False) -> str:
     """On an assignment's page: hand in a Drive file."""
     return "\n".join(['env.check("File from Drive", True)', f'env.select("Drive file", {file_name!r})',
+                      f'env.click({"Resubmit" if resubmit else "Submit assignment"!r}, role="button")'])
+
+
+def submit_text(text: str, resubmit: bool = False) -> str:
+    """On an assignment's page: hand in a text entry."""
+    return "\n".join(['env.check("Text entry", True)', f'env.fill("Text entry", {text!r})',
                       f'env.click({"Resubmit" if resubmit else "Submit assignment"!r}, role="button")'])
 
 
