@@ -119,18 +119,42 @@ def test_main_flow_in_a_real_browser_at_both_sizes(app):
 
 
 def test_projection_keeps_the_worlds_team_invoices_and_meetings():
-    from mocked_apps.projects.make_seed import default_world
+    """The team is the persona's organisation; an invoice is a task due on its due day (done once paid); a meeting the
+    persona runs is an agenda task on its day (done once past); a client gets a project with a follow-up of its meeting."""
+    from datetime import date, datetime
+
+    from contracts.world import Invoice, LineItem, Meeting, Organisation, Person, Persona, Scenario, World
     from mocked_apps.projects.projection import project
 
-    world = default_world()
+    persona = Persona(id="p", name="Rosa Delgado", email="r@db.example", role="owner", company="Delgado Bakery", domain="db.example")
+    orgs = (Organisation(id="o1", name="Delgado Bakery", kind="self", domain="db.example"),
+            Organisation(id="o2", name="Flour Mill", kind="vendor", domain="mill.example", category="flour"),
+            Organisation(id="o3", name="Harbour Cafe", kind="client", domain="cafe.example"))
+    people = (Person(id="u", name="Rosa Delgado", email="r@db.example", org="o1", role="owner"),
+              Person(id="b", name="Ben Ortiz", email="ben@db.example", org="o1", role="bookkeeper"),
+              Person(id="s", name="Sam Lee", email="sam@db.example", org="o1", role="head baker"),
+              Person(id="v", name="Vera Mill", email="vera@mill.example", org="o2", role="accounts"),
+              Person(id="c", name="Cleo Hart", email="cleo@cafe.example", org="o3", role="owner"))
+    def invoice(number, due, paid):
+        return Invoice(id=number, number=number, vendor="o2", contact="v", issued=date(2026, 3, 20), due=due, description="Flour",
+                       items=(LineItem(description="Flour 25 kg", quantity=2, unit_price=30.0),), amount=60.0, paid=paid)
+    meetings = (Meeting(id="m1", title="Weekly bake plan", start=datetime(2026, 4, 1, 8), end=datetime(2026, 4, 1, 9), location="Kitchen",
+                        organizer="u", attendees=("s",)),
+                Meeting(id="m2", title="Menu tasting", start=datetime(2026, 4, 8, 10), end=datetime(2026, 4, 8, 11), location="Cafe",
+                        organizer="c", attendees=("u", "b")))
+    world = World(id="w", seed=1, persona=persona, scenario=Scenario(id="s", title="t", description="", clock=datetime(2026, 4, 6, 9)),
+                  user="u", organisations=orgs, people=people, invoices=(invoice("FM-1", date(2026, 4, 1), True), invoice("FM-2", date(2026, 4, 3), False)),
+                  meetings=meetings)
     rows = project(world)
-    me = next(p for p in world.people if p.id == world.user)
-    assert [m["name"] for m in rows["member"]] == [p.name for p in world.people if p.org == me.org]
-    done_cols = {c["id"] for c in rows["boardcolumn"] if c["done"]}
-    for inv in world.invoices:
-        task = next(t for t in rows["taskcard"] if t["title"].startswith(f"Pay invoice {inv.number} "))
-        assert task["due"] == inv.due.isoformat() and (task["column_id"] in done_cols) == inv.paid
-    for m in world.meetings:
-        agenda = [t for t in rows["taskcard"] if t["title"] == f"Prepare agenda: {m.title} ({m.start:%b} {m.start.day})"]
-        assert all(t["due"] == m.start.date().isoformat() and (t["column_id"] in done_cols) == (m.start < world.scenario.clock) for t in agenda)
+    assert [(m["name"], m["is_me"]) for m in rows["member"]] == [("Rosa Delgado", True), ("Ben Ortiz", False), ("Sam Lee", False)]
+    cols = {c["id"]: c for c in rows["boardcolumn"]}
+    tasks = {t["title"]: t for t in rows["taskcard"]}
+    paid, late = tasks["Pay invoice FM-1 (Flour Mill)"], tasks["Pay invoice FM-2 (Flour Mill)"]
+    assert (paid["due"], cols[paid["column_id"]]["done"]) == ("2026-04-01", True)
+    assert (late["due"], cols[late["column_id"]]["name"], late["assignee_id"], late["priority"]) == ("2026-04-03", "In progress", 2, "high")
+    agenda = tasks["Prepare agenda: Weekly bake plan (Apr 1)"]
+    assert (agenda["due"], cols[agenda["column_id"]]["done"], agenda["assignee_id"]) == ("2026-04-01", True, 1)
+    assert [p["name"] for p in rows["project"]] == ["Operations", "Team", "Harbour Cafe account"]
+    follow = tasks["Follow up: Menu tasting"]
+    assert (follow["project_id"], follow["due"], cols[follow["column_id"]]["name"], follow["assignee_id"]) == (3, "2026-04-09", "To do", 1)
     assert project(world) == rows

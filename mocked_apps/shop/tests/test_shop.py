@@ -136,20 +136,41 @@ def test_main_flow_in_a_real_browser_at_both_sizes(shop):
 
 
 def test_projection_keeps_the_worlds_money_and_dates():
-    """Past orders are the world's stationery and online-order charges (same total, placed at the charge); the office is
-    the default address; the world's card and checking account are the payment methods; the same world, the same rows."""
-    from mocked_apps.shop.make_seed import default_world
+    """Past orders are the world's stationery and online-order charges up to its clock (same total, placed at the
+    charge); the office is the default address, a relative's home is in the book; the world's card and checking
+    account are the payment methods; the same world, the same rows."""
+    from datetime import datetime
+
+    from contracts.world import Account, Organisation, Person, Persona, Scenario, Transaction, World
     from mocked_apps.shop.projection import project
 
-    world = default_world()
+    persona = Persona(id="p", name="Rosa Delgado", email="r@db.example", role="owner", company="Delgado Bakery", domain="db.example",
+                      city="San Antonio", address="42 Mission Road, San Antonio, TX 78210")
+    charges = [Transaction(id="t1", account="a3", posted=datetime(2026, 3, 30, 13, 0), description="Stationery", amount=-37.5, category="card",
+                           counterparty="Stationery"),
+               Transaction(id="t2", account="a3", posted=datetime(2026, 4, 3, 9, 0), description="Peterson online order", amount=-88.0,
+                           category="card", counterparty="o3"),
+               Transaction(id="t3", account="a3", posted=datetime(2026, 4, 3, 10, 0), description="Coffee shop", amount=-4.2, category="card",
+                           counterparty="Coffee shop"),
+               Transaction(id="t4", account="a3", posted=datetime(2026, 4, 9, 10, 0), description="Stationery", amount=-20.0, category="card",
+                           counterparty="Stationery")]  # after the clock: not an order yet
+    world = World(id="w", seed=1, persona=persona, scenario=Scenario(id="s", title="t", description="", clock=datetime(2026, 4, 6, 9)),
+                  user="u", organisations=(Organisation(id="o1", name="Delgado Bakery", kind="self", domain="db.example"),
+                                           Organisation(id="o2", name="Delgado family", kind="household", domain="home.example")),
+                  people=(Person(id="u", name="Rosa Delgado", email="r@db.example", org="o1", role="owner"),
+                          Person(id="m", name="Luz Delgado", email="luz@home.example", org="o2", role="mother")),
+                  accounts=(Account(id="a3", name="Company Card", kind="credit", number="4242", opening_balance=0.0),
+                            Account(id="a1", name="Checking", kind="checking", number="1111", opening_balance=0.0)),
+                  transactions=tuple(charges))
     rows = project(world)
-    charges = sorted((t for t in world.transactions if t.amount < 0 and (t.description == "Stationery" or t.description.endswith("online order"))),
-                     key=lambda t: (t.posted, t.id))
-    assert [(o["total"], o["placed_at"]) for o in rows["shoporder"]] == [(round(-t.amount, 2), t.posted.isoformat()) for t in charges]
+    assert [(o["total"], o["placed_at"], o["status"]) for o in rows["shoporder"]] == [(37.5, "2026-03-30T13:00:00", "delivered"),
+                                                                                      (88.0, "2026-04-03T09:00:00", "shipped")]
     for o in rows["shoporder"]:
         lines = [l for l in rows["orderline"] if l["order_id"] == o["id"]]
         assert round(sum(l["unit_price"] * l["quantity"] for l in lines) + o["shipping_fee"], 2) == o["total"]
-    assert rows["address"][0] == {"id": 1, "phone": "", "name": "Alex Morgan", "line": "118 Alder Street", "city": "Portland OR",
-                                  "postcode": "97205", "label": "Office", "is_default": True}
-    assert rows["paymentmethod"] == [{"id": 1, "label": "Business Platinum Card •••• 1009"}, {"id": 2, "label": "Business Checking •••• 4821"}]
+    assert [o["shipping_fee"] for o in rows["shoporder"]] == [4.99, 0.0]  # free from $50
+    assert rows["address"][0] == {"id": 1, "phone": "", "name": "Rosa Delgado", "line": "42 Mission Road", "city": "San Antonio TX",
+                                  "postcode": "78210", "label": "Office", "is_default": True}
+    assert [a["name"] for a in rows["address"]] == ["Rosa Delgado", "Rosa Delgado", "Luz Delgado"]
+    assert rows["paymentmethod"] == [{"id": 1, "label": "Company Card •••• 4242"}, {"id": 2, "label": "Checking •••• 1111"}]
     assert project(world) == rows
