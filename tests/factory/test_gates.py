@@ -3,7 +3,7 @@
 Every family is synthesized in three worlds and passes validation with its probes on (in one world;
 in all three with `--full`); every family has a cheat test in the manner of BrowserGym's `test_cheat`
 (doing nothing scores 0, the golden run 1, every probe success 0): from its validation for every
-family, and replayed in the browser for a stable sample of families (all with `--full`); the cheats
+family, and replayed in the browser for a sample of families drawn per commit (all with `--full`); the cheats
 found in issue 12 are played for real in the browser and fail through the footprint guard; and
 planted defects of the kinds issue 12 found are rejected with their reasons. One environment
 manager (app servers, Chromium) serves the whole module.
@@ -131,7 +131,7 @@ def test_cheat_from_validation(results, family):
     assert "partial" in result.probe_kinds or not result.footprint.tables  # an answer-only task has no partial state
 
 
-BROWSER_CHEATS = sample(FAMILIES, 6, always=("mail.star_invoice_email", "bank.transfer_to_savings", "cross.pay_invoice_from_drive"))
+BROWSER_CHEATS = sample(FAMILIES, 4, always=("mail.star_invoice_email", "bank.transfer_to_savings", "cross.pay_invoice_from_drive"))
 
 
 @pytest.mark.parametrize("family", BROWSER_CHEATS)
