@@ -14,13 +14,23 @@ from mocked_apps.clinic.rules import free_slots
 from mocked_apps.kit.testing import Client, browser_pages, served
 
 server = served("mocked_apps.clinic")
-DAY = "2026-03-04"  # a Wednesday, two days after the seed's clock (2026-03-02 09:00)
+DAY = "2026-03-04"  # a Wednesday, two days after the seed's clock
+NOW = datetime(2026, 3, 2, 9, 0)  # the seed's clock
 
 
 @pytest.fixture
 def clinic(server):
     with Client(server) as instance:
         yield instance
+
+
+def _at(value: str) -> datetime:
+    return datetime.fromisoformat(value.replace(" ", "T"))
+
+
+def _visit(state: dict, reason: str) -> dict:
+    """The seed's upcoming visit for `reason` (the projection books one of each, whatever the world)."""
+    return next(a for a in state["appointment"] if a["reason"] == reason and a["status"] == "booked" and _at(a["start"]) > NOW)
 
 
 def _times(page: str, doctor: str) -> list[str]:
@@ -35,10 +45,10 @@ def _book(clinic: Client, doctor: int, start: str, patient: str = "1", reason: s
 
 def test_a_booked_slot_disappears_and_comes_back_on_cancel(clinic):
     state = clinic.state()
-    patel = next(d for d in state["doctor"] if d["name"] == "Dr. Maya Patel")
+    patel = next(d for d in state["doctor"] if d["specialty"] == "Primary care")
     page = clinic.get("/search", specialty="Primary care", day=DAY).text
     shown = _times(page, patel["name"])
-    expected = [s.strftime("%H:%M") for s in free_slots(patel, datetime.fromisoformat(DAY).date(), datetime(2026, 3, 2, 9), state["appointment"])]
+    expected = [s.strftime("%H:%M") for s in free_slots(patel, datetime.fromisoformat(DAY).date(), NOW, state["appointment"])]
     assert shown == expected and len(shown) >= 3
     start = f"{DAY}T{shown[1]}:00"
     where = _book(clinic, patel["id"], start, note=" bring results ")
@@ -46,7 +56,7 @@ def test_a_booked_slot_disappears_and_comes_back_on_cancel(clinic):
     assert where.startswith(f"/appointments/{visit['id']}?notice=Booked")
     assert (visit["doctor_id"], visit["start"].replace(" ", "T")[:16], visit["end"][11:16], visit["status"], visit["note"]) == (
         patel["id"], start[:16], _plus(shown[1], patel["slot_minutes"]), "booked", "bring results")
-    assert visit["code"] == f"C260302{visit['id']:03d}"
+    assert visit["code"] == f"C{NOW:%y%m%d}{visit['id']:03d}"
     assert _times(clinic.get("/search", specialty="Primary care", day=DAY).text, patel["name"]) == [t for t in shown if t != shown[1]]
     # the same slot again: refused with the reason, nothing written
     before = clinic.state()
@@ -66,30 +76,30 @@ def _plus(hhmm: str, minutes: int) -> str:
 
 def test_booking_checks_write_nothing(clinic):
     state = clinic.state()
-    doctors = {d["name"]: d for d in state["doctor"]}
-    cho = doctors["Dr. Hannah Cho"]  # in person only
+    cho = next(d for d in state["doctor"] if d["specialty"] == "Dentist" and not d["video"])  # in person only
     start = f"{DAY}T{_times(clinic.get('/doctors/%d' % cho['id'], day=DAY).text, cho['name'])[0]}:00"
     me = state["patient"][0]
     cases = {
         "Choose who the appointment is for.": dict(patient=""),
         "Choose the reason for the visit.": dict(reason="Illness"),  # a primary-care reason at a dentist
         "sees patients in person only": dict(reason="Toothache", visit_type="video"),
-        "Choose Alex Morgan&#39;s insurance or self-pay.": dict(reason="Toothache", insurance="Aetna" if me["carrier"] != "Aetna" else "Cigna"),
+        f"Choose {me['name']}&#39;s insurance or self-pay.": dict(reason="Toothache", insurance="Aetna" if me["carrier"] != "Aetna" else "Cigna"),
     }
     for message, fields in cases.items():
         where = _book(clinic, cho["id"], start, **fields)
         assert where.startswith("/book?check=1") and message in clinic.get(where).text, message
     out = next(d for d in state["doctor"] if me["carrier"] not in d["accepts"] and d["specialty"] != "Pediatrician")
-    slot = next(s for s in free_slots(out, datetime.fromisoformat(DAY).date(), datetime(2026, 3, 2, 9), state["appointment"]))
+    slot = next(s for s in free_slots(out, datetime.fromisoformat(DAY).date(), NOW, state["appointment"]))
     where = _book(clinic, out["id"], slot.isoformat(), reason=_reason(out), insurance=me["carrier"])
     assert f"does not take {me['carrier']}" in clinic.get(where).text
-    # the patient already has a visit then: the seed's eye exam on March 5 at 11:00-11:30
-    eye = (datetime(2026, 3, 5, 11), datetime(2026, 3, 5, 11, 30))
+    # the patient already has a visit then: the seed's eye exam
+    visit = _visit(state, "Eye exam")
+    eye = (_at(visit["start"]), _at(visit["end"]))
     other, overlap = next((d, s) for d in state["doctor"] if d["specialty"] != "Pediatrician"
-                          for s in free_slots(d, eye[0].date(), datetime(2026, 3, 2, 9), state["appointment"])
+                          for s in free_slots(d, eye[0].date(), NOW, state["appointment"])
                           if s < eye[1] and s + timedelta(minutes=d["slot_minutes"]) > eye[0])
-    where = _book(clinic, other["id"], overlap.isoformat(), reason=_reason(other))
-    assert "already has an appointment at 11:00" in clinic.get(where).text
+    where = _book(clinic, other["id"], overlap.isoformat(), reason=_reason(other), patient=str(visit["patient_id"]))
+    assert f"already has an appointment at {eye[0]:%H:%M}" in clinic.get(where).text
     assert clinic.state() == state
 
 
@@ -100,21 +110,25 @@ def _reason(doctor: dict) -> str:
 
 def test_cancellation_and_rescheduling_follow_the_time_left(server):
     with Client(server) as clinic:
-        visits = {a["reason"]: a for a in clinic.state()["appointment"]}
-        dentist = visits["Cleaning and check-up"]  # tomorrow 08:00, 23 hours ahead: late fee, cannot be moved
+        state = clinic.state()
+        dentist = _visit(state, "Cleaning and check-up")  # between 2 and 24 hours ahead: late fee, cannot be moved
+        assert timedelta(hours=2) < _at(dentist["start"]) - NOW < timedelta(hours=24)
         page = clinic.get(f"/appointments/{dentist['id']}").text
         assert "late cancellation fee applies" in page and "Reschedule" not in page
-        where = clinic.post(f"/appointments/{dentist['id']}/reschedule", start="2026-03-10T09:00:00")
+        where = clinic.post(f"/appointments/{dentist['id']}/reschedule", start=(NOW + timedelta(days=8)).isoformat())
         assert "can+only+be+cancelled" in where
-        eye = visits["Eye exam"]  # March 5, more than 24 hours ahead: free, and movable
-        state = clinic.state()
+        eye = _visit(state, "Eye exam")  # more than 24 hours ahead: free, and movable
+        assert _at(eye["start"]) - NOW > timedelta(hours=24)
         berg = next(d for d in state["doctor"] if d["id"] == eye["doctor_id"])
-        new = free_slots(berg, datetime(2026, 3, 6).date(), datetime(2026, 3, 2, 9), state["appointment"], ignore=eye["id"])[0]
-        assert f"Move to {new:%H:%M}" in clinic.get(f"/appointments/{eye['id']}/reschedule", day="2026-03-06").text
+        day = next(_at(eye["start"]).date() + timedelta(days=i) for i in range(1, 8)
+                   if free_slots(berg, _at(eye["start"]).date() + timedelta(days=i), NOW, state["appointment"], ignore=eye["id"]))
+        new = free_slots(berg, day, NOW, state["appointment"], ignore=eye["id"])[0]
+        assert f"Move to {new:%H:%M}" in clinic.get(f"/appointments/{eye['id']}/reschedule", day=day.isoformat()).text
         assert clinic.post(f"/appointments/{eye['id']}/reschedule", start=new.isoformat()).startswith(f"/appointments/{eye['id']}?notice=Moved")
         moved = next(a for a in clinic.state()["appointment"] if a["id"] == eye["id"])
         assert (moved["start"].replace(" ", "T")[:16], moved["reschedules"], moved["status"]) == (new.isoformat()[:16], 1, "booked")
-        assert "11:00" in _times(clinic.get(f"/doctors/{berg['id']}", day="2026-03-05").text, berg["name"])  # the old slot is free again
+        old = _at(eye["start"])
+        assert f"{old:%H:%M}" in _times(clinic.get(f"/doctors/{berg['id']}", day=old.date().isoformat()).text, berg["name"])  # free again
         clinic.post(f"/appointments/{dentist['id']}/cancel", reason="")
         late = next(a for a in clinic.state()["appointment"] if a["id"] == dentist["id"])
         fee = next(d for d in state["doctor"] if d["id"] == dentist["doctor_id"])["late_fee"]
@@ -122,8 +136,8 @@ def test_cancellation_and_rescheduling_follow_the_time_left(server):
         again = clinic.state()
         clinic.post(f"/appointments/{dentist['id']}/cancel")
         assert clinic.state() == again
-    with Client(server, clock="2026-03-03T06:30:00") as early:  # 90 minutes before the dentist: call the clinic
-        dentist_id = next(a["id"] for a in early.state()["appointment"] if a["reason"] == "Cleaning and check-up")
+    with Client(server, clock=(_at(dentist["start"]) - timedelta(minutes=90)).isoformat()) as early:  # 90 minutes before: call the clinic
+        dentist_id = dentist["id"]
         before = early.state()
         assert "Too+late+to+cancel+online" in early.post(f"/appointments/{dentist_id}/cancel")
         assert early.state() == before and "call the clinic" in early.get(f"/appointments/{dentist_id}/cancel").text

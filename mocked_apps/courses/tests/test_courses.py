@@ -5,6 +5,7 @@ announcements as view state."""
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 import pytest
 
@@ -12,6 +13,7 @@ from mocked_apps.courses.grading import course_total, letter
 from mocked_apps.kit.testing import Client, browser_pages, served
 
 server = served("mocked_apps.courses")
+NOW = datetime(2026, 3, 2, 9, 0)  # the seed's clock
 
 
 @pytest.fixture
@@ -20,17 +22,22 @@ def lms(server):
         yield instance
 
 
-def _by_title(state, title):
-    return next(a for a in state["assignment"] if a["title"] == title)
+def _open(state, accepts: str) -> dict:
+    """The first assignment taking exactly `accepts` (e.g. "table,doc") that is not yet due."""
+    return next(a for a in state["assignment"] if a["accepts"] == accepts and _at(a["due_at"]) > NOW)
+
+
+def _at(value: str) -> datetime:
+    return datetime.fromisoformat(value.replace(" ", "T"))
 
 
 def test_submissions_are_checked_flagged_late_and_kept_by_attempt(lms):
     state = lms.state()
-    risk = _by_title(state, "Risk register")  # due in three days, takes a spreadsheet or a document
+    risk = _open(state, "table,doc")  # not due yet, takes a spreadsheet or a document
     sheet = next(f for f in state["drivefile"] if f["kind"] == "table")
     doc = next(f for f in state["drivefile"] if f["kind"] == "doc")
     before = lms.state()
-    memo = _by_title(state, "Stakeholder memo")  # a document or a text entry
+    memo = _open(state, "doc,text")  # a document or a text entry
     assert "is a Drive spreadsheet; this assignment takes a Drive document or a text entry" in lms.get(
         lms.post(f"/assignments/{memo['id']}/submit", kind="file", drivefile=str(sheet["id"]))).text
     assert "does not take text entries" in lms.get(lms.post(f"/assignments/{risk['id']}/submit", kind="text", body="my risks")).text
@@ -44,13 +51,16 @@ def test_submissions_are_checked_flagged_late_and_kept_by_attempt(lms):
     page = lms.get(f"/assignments/{risk['id']}").text
     assert "Attempt 2" in page and "Resubmit" in page
     # past due but not locked: accepted and late; past the lock date: refused
-    quiz = _by_title(state, "Quiz 1")  # due five days ago: locked two days ago
+    handed_in = {s["assignment_id"] for s in state["submission"]}
+    quiz = next(a for a in state["assignment"] if _at(a["lock_at"]) < NOW and "text" in a["accepts"].split(",")
+                and a["id"] not in handed_in)  # takes text, never handed in, past its lock date
     assert "This assignment is closed" in lms.get(f"/assignments/{quiz['id']}").text
     before = lms.state()
     assert lms.post(f"/assignments/{quiz['id']}/submit", kind="text", body="answers").startswith(f"/assignments/{quiz['id']}?check=1")
     assert lms.state() == before
-    tarea = _by_title(state, "Tarea 2: Una agenda")  # due two days ago, open one more day; handed in once already
-    assert lms.post(f"/assignments/{tarea['id']}/submit", kind="file", drivefile=str(doc["id"])).endswith("Submitted+%28late%29%3A+attempt+2")
+    late = next(a for a in state["assignment"] if _at(a["due_at"]) < NOW < _at(a["lock_at"]) and a["id"] in handed_in
+                and "doc" in a["accepts"].split(","))  # past due, still open, handed in once already
+    assert lms.post(f"/assignments/{late['id']}/submit", kind="file", drivefile=str(doc["id"])).endswith("Submitted+%28late%29%3A+attempt+2")
     assert lms.state()["submission"][-1]["late"] is True
 
 
@@ -88,13 +98,14 @@ def test_readings_are_marked_done_and_announcements_read(lms):
 
 def test_main_flow_in_a_real_browser_at_both_sizes(lms):
     state = lms.state()
-    course = state["course"][0]
+    memo = _open(state, "doc,text")
+    course = next(c for c in state["course"] if c["id"] == memo["course_id"])
     with browser_pages() as pages:
         for form_factor, page in pages:
             page.goto(lms.url("/"))
             page.get_by_role("link", name=f"{course['code']} {course['name']}").click()
             page.get_by_role("link", name="Assignments").click()
-            page.get_by_role("link", name="Stakeholder memo").click()
+            page.get_by_role("link", name=memo["title"]).click()
             page.get_by_label("File from Drive").check()
             page.get_by_label("Drive file").select_option(index=1)
             page.get_by_role("button", name=re.compile("^(Submit assignment|Resubmit)$")).click()
