@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import escape
 from pathlib import Path
 
 import httpx
@@ -59,67 +60,119 @@ def _files(state: dict, message_id: int) -> list[tuple[str, int]]:
     return [(a["filename"], a["size_kb"]) for a in state["attachment"] if a["message_id"] == message_id]
 
 
-def test_default_seed_is_a_believable_mailbox(mail):
-    state = mail.state()
-    assert 25 <= len(state["thread"]) <= 35 and 40 <= len(state["message"]) <= 60
-    assert {t["folder"] for t in state["thread"]} == {"inbox", "sent", "drafts", "archive", "trash"}
-    files = {a["filename"]: a["message_id"] for a in state["attachment"]}
-    senders = _by_id(state["message"])
-    assert senders[files["INV-2041.pdf"]]["sender_email"] == "jordan@brightlineprint.example"
-    assert senders[files["INV-88213.pdf"]]["sender_email"] == "billing@cloudnest.example"
-    assert senders[files["INV-3307.pdf"]]["sender_email"] == "sam@greenleafcatering.example"
-    assert any(not m["read"] for m in state["message"]) and any(t["starred"] for t in state["thread"])
-    assert {lb["name"] for lb in state["label"]} >= {"Finance", "Clients"}
+def _thread(state: dict, subject: str) -> dict:
+    (thread,) = [t for t in state["thread"] if t["subject"] == subject]
+    return thread
 
 
-def test_get_pages_change_nothing_but_declared_view_state(mail):
+def _invoices(state: dict, unread: bool) -> list[tuple[dict, dict, dict]]:
+    """(thread, message, attachment) of every inbox invoice thread, read or unread as asked, oldest first."""
+    threads, messages = _by_id(state["thread"]), _by_id(state["message"])
+    found = []
+    for a in state["attachment"]:
+        msg = messages[a["message_id"]]
+        thread = threads[msg["thread_id"]]
+        if a["content"].startswith("INVOICE") and thread["folder"] == "inbox" and (not msg["read"]) == unread:
+            found.append((thread, msg, a))
+    return found
+
+
+def _folder(state: dict, folder: str) -> list[dict]:
+    return [t for t in state["thread"] if t["folder"] == folder]
+
+
+@pytest.fixture(scope="module")
+def seed(server) -> dict:
+    """The default seed's state, read from a fresh instance: what the tests pick their threads from."""
+    inst = server.admin.create()
+    try:
+        return server.admin.state(inst["instance_id"])
+    finally:
+        server.admin.delete(inst["instance_id"])
+
+
+def _lunch(seed: dict) -> dict:
+    """The colleagues' three-message lunch thread: starred, its last message unread, sent to two people."""
+    return _thread(seed, "Lunch on Friday?")
+
+
+def test_default_seed_is_a_believable_mailbox(seed):
+    assert 20 <= len(seed["thread"]) <= 35 and 25 <= len(seed["message"]) <= 60
+    assert {t["folder"] for t in seed["thread"]} == {"inbox", "sent", "drafts", "archive", "trash"}
+    senders = _by_id(seed["message"])
+    for _, msg, attachment in _invoices(seed, unread=True) + _invoices(seed, unread=False):
+        number = attachment["filename"].removesuffix(".pdf")
+        assert number in msg["subject"] and f"INVOICE {number}" in attachment["content"]
+        assert senders[msg["id"]]["sender_email"].split("@")[1] != ME.split("@")[1], "invoices come from vendors"
+    assert any(not m["read"] for m in seed["message"]) and any(t["starred"] for t in seed["thread"])
+    assert {lb["name"] for lb in seed["label"]} >= {"Finance", "Clients", "Newsletters"}
+    assert any(m["is_draft"] for m in seed["message"])
+
+
+def test_get_pages_change_nothing_but_declared_view_state(mail, seed):
     """Opening a thread reads it (`message.read`, declared view state); no GET changes anything else."""
     before = mail.state()
+    lunch, (invoice, _, _) = _lunch(seed)["id"], _invoices(seed, unread=True)[0]
+    draft = next(m for m in seed["message"] if m["is_draft"])
+    trashed = _folder(seed, "trash")[0]["id"]
     pages = ["/", "/folder/starred", "/folder/sent", "/folder/drafts", "/folder/archive", "/folder/trash",
-             "/thread/20", "/thread/30", "/thread/8", "/compose", "/compose?draft=49", "/thread/18/reply",
-             "/thread/20/reply-all", "/thread/23/forward", "/search?q=invoice", "/search", "/labels", "/label/2",
-             "/contacts"]
+             f"/thread/{lunch}", f"/thread/{draft['thread_id']}", f"/thread/{trashed}", "/compose",
+             f"/compose?draft={draft['id']}", f"/thread/{invoice['id']}/reply", f"/thread/{lunch}/reply-all",
+             f"/thread/{invoice['id']}/forward", "/search?q=invoice", "/search", "/labels", "/label/2", "/contacts"]
     for path in pages:
         response = mail.http.get(path)
         assert response.status_code == 200, path
     after = mail.state()
     assert without_view_state(after, MANIFEST.view_state) == without_view_state(before, MANIFEST.view_state)
-    unread_before = [m["id"] for m in before["message"] if m["thread_id"] == 20 and not m["read"]]
-    assert unread_before, "the seed must have an unread message in thread 20"
-    assert all(m["read"] for m in _messages(after, 20) if not m["is_draft"]), "opening a thread marks it read"
+    assert [m for m in _messages(before, lunch) if not m["read"]], "the seed must have an unread lunch message"
+    assert all(m["read"] for m in _messages(after, lunch) if not m["is_draft"]), "opening a thread marks it read"
     changed = {(b["id"], k) for b, a in zip(before["message"], after["message"]) for k in b if a[k] != b[k]}
     assert changed and {k for _, k in changed} == {"read"}
     assert mail.http.get("/folder/spam").status_code == 404
     assert mail.http.get("/thread/999").status_code == 404
 
 
-def test_inbox_shows_unread_in_bold_and_counts(mail):
+def test_inbox_shows_unread_in_bold_and_counts(mail, seed):
     html = mail.http.get("/").text
-    row = re.search(r'<li class="row unread">(?:(?!</li>).)*INV-88213(?:(?!</li>).)*</li>', html, re.S)
-    assert row, "the unread CloudNest invoice is not an unread row"
-    assert re.search(r'<li class="row">(?:(?!</li>).)*Lunch on Friday\?', html, re.S)
+    (_, _, unread), read = _invoices(seed, unread=True)[0], _thread(seed, _read_inbox_subject(seed))
+    number = re.escape(unread["filename"].removesuffix(".pdf"))
+    row = re.search(rf'<li class="row unread">(?:(?!</li>).)*{number}(?:(?!</li>).)*</li>', html, re.S)
+    assert row, "the unread invoice is not an unread row"
+    assert re.search(rf'<li class="row">(?:(?!</li>).)*{re.escape(escape(read["subject"]))}', html, re.S)
     unread_inbox = {m["thread_id"] for m in mail.state()["message"] if not m["read"]} & set(mail.thread_ids("/"))
     assert f'Inbox <span class="badge">{len(unread_inbox)}</span>' in html
 
 
-def test_compose_and_send_lands_in_sent(mail):
-    response = mail.post("/send", to="marcus.chen@northwind.example", cc="elena.rossi@northwind.example",
-                         subject="Green Leaf invoice", body="Hi Marcus, the INV-3307 invoice is attached.",
-                         attach="INV-3307.pdf", intent="send")
+def _read_inbox_subject(seed: dict) -> str:
+    """The subject of an inbox thread whose messages are all read, with a subject that no other thread has."""
+    subjects = [t["subject"] for t in seed["thread"]]
+    return next(t["subject"] for t in _folder(seed, "inbox") if subjects.count(t["subject"]) == 1
+                and all(m["read"] for m in _messages(seed, t["id"])))
+
+
+def _colleagues(seed: dict) -> list[str]:
+    return [c["email"] for c in seed["contact"] if c["email"].endswith("@" + ME.split("@")[1])]
+
+
+def test_compose_and_send_lands_in_sent(mail, seed):
+    _, _, invoice = _invoices(seed, unread=True)[0]
+    first, second = _colleagues(seed)[:2]
+    response = mail.post("/send", to=first, cc=second, subject="Vendor invoice",
+                         body="Hi, the invoice is attached.", attach=invoice["filename"], intent="send")
     thread_id = int(re.search(r"/thread/(\d+)", response.headers["location"]).group(1))
     state = mail.state()
     thread = _by_id(state["thread"])[thread_id]
-    assert thread == {"id": thread_id, "subject": "Green Leaf invoice", "folder": "sent", "starred": False}
+    assert thread == {"id": thread_id, "subject": "Vendor invoice", "folder": "sent", "starred": False}
     (msg,) = _messages(state, thread_id)
     assert msg["sender_email"] == ME and msg["sender_name"] == "Alex Morgan"
-    assert (msg["to"], msg["cc"]) == ("marcus.chen@northwind.example", "elena.rossi@northwind.example")
+    assert (msg["to"], msg["cc"]) == (first, second)
     assert msg["sent_at"] == "2026-03-02 09:00:00.000000", "sent at the instance's virtual clock"
     assert msg["read"] is True and msg["is_draft"] is False
-    assert _files(state, msg["id"]) == [("INV-3307.pdf", 88)]
+    assert _files(state, msg["id"]) == [(invoice["filename"], invoice["size_kb"])]
     assert mail.thread_ids("/folder/sent")[0] == thread_id
     assert thread_id not in mail.thread_ids("/")
-    second = mail.post("/send", to="tom.becker@northwind.example", subject="Display quote", body="Any news?")
-    later = int(re.search(r"/thread/(\d+)", second.headers["location"]).group(1))
+    again = mail.post("/send", to=second, subject="Display quote", body="Any news?")
+    later = int(re.search(r"/thread/(\d+)", again.headers["location"]).group(1))
     (msg2,) = _messages(mail.state(), later)
     assert msg2["sent_at"] > msg["sent_at"], "sending must advance the clock"
 
@@ -133,117 +186,140 @@ def test_send_rejects_bad_recipients_without_changing_state(mail):
     assert mail.state() == before
 
 
-def test_reply_and_reply_all_keep_the_thread(mail):
-    form = mail.http.get("/thread/18/reply").text
-    assert 'value="jordan@brightlineprint.example"' in form and 'value="Re: Invoice INV-2041 from Brightline Print Co"' in form
-    mail.post("/send", to="jordan@brightlineprint.example", subject="Re: Invoice INV-2041 from Brightline Print Co",
-              body="Payment is scheduled for March 10.", thread_id="18")
+def test_reply_and_reply_all_keep_the_thread(mail, seed):
+    thread, msg, _ = _invoices(seed, unread=True)[0]
+    form = mail.http.get(f"/thread/{thread['id']}/reply").text
+    assert f'value="{msg["sender_email"]}"' in form and f'value="Re: {escape(thread["subject"])}"' in form
+    mail.post("/send", to=msg["sender_email"], subject=f"Re: {thread['subject']}",
+              body="Payment is scheduled for March 10.", thread_id=str(thread["id"]))
     state = mail.state()
-    msgs = _messages(state, 18)
-    assert len(msgs) == 4 and msgs[-1]["body"] == "Payment is scheduled for March 10." and msgs[-1]["sender_email"] == ME
-    assert _by_id(state["thread"])[18]["folder"] == "inbox"
-    assert 18 in mail.thread_ids("/folder/sent") and 18 in mail.thread_ids("/")
+    msgs = _messages(state, thread["id"])
+    assert len(msgs) == len(_messages(seed, thread["id"])) + 1
+    assert msgs[-1]["body"] == "Payment is scheduled for March 10." and msgs[-1]["sender_email"] == ME
+    assert _by_id(state["thread"])[thread["id"]]["folder"] == "inbox"
+    assert thread["id"] in mail.thread_ids("/folder/sent") and thread["id"] in mail.thread_ids("/")
 
-    everyone = mail.http.get("/thread/20/reply-all").text
+    lunch = _messages(seed, _lunch(seed)["id"])
+    everyone = mail.http.get(f"/thread/{_lunch(seed)['id']}/reply-all").text
     to = re.search(r'id="to" name="to"[^>]*value="([^"]*)"', everyone).group(1)
     cc = re.search(r'id="cc" name="cc"[^>]*value="([^"]*)"', everyone).group(1)
-    assert to == "dana@harbourfoods.example, elena.rossi@northwind.example" and cc == ""
+    others = [a for a in lunch[-1]["to"].split(", ") if a != ME]
+    assert to == ", ".join([lunch[-1]["sender_email"], *others]) and len(others) == 1 and cc == ""
 
 
-def test_forward_carries_the_threads_attachments(mail):
-    form = mail.http.get("/thread/23/forward").text
+def test_forward_carries_the_threads_attachments(mail, seed):
+    (thread, msg, invoice), (_, _, other) = _invoices(seed, unread=True)[:2]
+    form = mail.http.get(f"/thread/{thread['id']}/forward").text
     kept = re.findall(r'name="keep" value="([^"]+)" checked', form)
-    assert kept == ["HF-landing-drafts-v1.pdf", "HF-landing-mobile-v1.png"]
+    assert kept == [invoice["filename"]]
     assert "---------- Forwarded message ---------" in form
-    response = mail.post("/send", to="dana@harbourfoods.example", subject="Fwd: Design drafts for the Harbour Foods landing page",
-                         body="Dana, the drafts ahead of Thursday.", keep=kept, attach="HF-moodboard.pdf")
+    colleague = _colleagues(seed)[0]
+    response = mail.post("/send", to=colleague, subject=f"Fwd: {thread['subject']}",
+                         body="For the month-end close.", keep=kept, attach=other["filename"])
     thread_id = int(re.search(r"/thread/(\d+)", response.headers["location"]).group(1))
-    assert thread_id != 23
+    assert thread_id != thread["id"]
     state = mail.state()
-    (msg,) = _messages(state, thread_id)
-    assert _files(state, msg["id"]) == [("HF-landing-drafts-v1.pdf", 3650), ("HF-landing-mobile-v1.png", 920), ("HF-moodboard.pdf", 4120)]
-    assert len(_messages(state, 23)) == 3
+    (sent,) = _messages(state, thread_id)
+    assert _files(state, sent["id"]) == [(invoice["filename"], invoice["size_kb"]), (other["filename"], other["size_kb"])]
+    assert len(_messages(state, thread["id"])) == len(_messages(seed, thread["id"]))
 
 
-def test_move_archive_label_trash_restore_and_delete_forever(mail):
-    mail.post("/thread/13/archive")
-    assert _by_id(mail.state()["thread"])[13]["folder"] == "archive"
-    assert 13 in mail.thread_ids("/folder/archive") and 13 not in mail.thread_ids("/")
-    mail.post("/thread/13/move", target="folder:inbox")
-    mail.post("/thread/24/move", target="label:Clients")
+def test_move_archive_label_trash_restore_and_delete_forever(mail, seed):
+    inbox = _thread(seed, _read_inbox_subject(seed))["id"]
+    archived = _folder(seed, "archive")[0]["id"]
+    mail.post(f"/thread/{inbox}/archive")
+    assert _by_id(mail.state()["thread"])[inbox]["folder"] == "archive"
+    assert inbox in mail.thread_ids("/folder/archive") and inbox not in mail.thread_ids("/")
+    mail.post(f"/thread/{inbox}/move", target="folder:inbox")
+    mail.post(f"/thread/{archived}/move", target="label:Clients")
     state = mail.state()
-    assert _by_id(state["thread"])[13]["folder"] == "inbox" and _by_id(state["thread"])[24]["folder"] == "archive"
-    assert {"thread_id": 24, "label": "Clients"} in state["thread_label"]
-    assert 24 in mail.thread_ids("/label/1")
-    mail.post("/thread/24/labels/remove", label="Clients")
-    mail.post("/thread/24/labels", label="Finance")
-    assert [tl["label"] for tl in mail.state()["thread_label"] if tl["thread_id"] == 24] == ["Finance"]
+    assert _by_id(state["thread"])[inbox]["folder"] == "inbox" and _by_id(state["thread"])[archived]["folder"] == "archive"
+    assert {"thread_id": archived, "label": "Clients"} in state["thread_label"]
+    clients = next(lb["id"] for lb in state["label"] if lb["name"] == "Clients")
+    assert archived in mail.thread_ids(f"/label/{clients}")
+    mail.post(f"/thread/{archived}/labels/remove", label="Clients")
+    mail.post(f"/thread/{archived}/labels", label="Finance")
+    assert {tl["label"] for tl in mail.state()["thread_label"] if tl["thread_id"] == archived} == {"Newsletters", "Finance"}
 
-    mail.post("/thread/28/trash")
-    assert 28 in mail.thread_ids("/folder/trash")
-    mail.post("/thread/28/restore")
-    assert _by_id(mail.state()["thread"])[28]["folder"] == "inbox"
-    assert mail.http.post("/thread/28/delete-forever").status_code == 422
-    mail.post("/thread/18/trash")
-    mail.post("/thread/18/delete-forever")
+    mail.post(f"/thread/{inbox}/trash")
+    assert inbox in mail.thread_ids("/folder/trash")
+    mail.post(f"/thread/{inbox}/restore")
+    assert _by_id(mail.state()["thread"])[inbox]["folder"] == "inbox"
+    assert mail.http.post(f"/thread/{inbox}/delete-forever").status_code == 422
+    invoice_thread, _, invoice = _invoices(seed, unread=True)[0]
+    mail.post(f"/thread/{invoice_thread['id']}/trash")
+    mail.post(f"/thread/{invoice_thread['id']}/delete-forever")
     state = mail.state()
-    assert 18 not in _by_id(state["thread"]) and not _messages(state, 18)
-    assert "INV-2041.pdf" not in {a["filename"] for a in state["attachment"]}
-    assert all(tl["thread_id"] != 18 for tl in state["thread_label"])
+    assert invoice_thread["id"] not in _by_id(state["thread"]) and not _messages(state, invoice_thread["id"])
+    assert invoice["filename"] not in {a["filename"] for a in state["attachment"]}
+    assert all(tl["thread_id"] != invoice_thread["id"] for tl in state["thread_label"])
     mail.post("/folder/trash/empty")
     assert mail.thread_ids("/folder/trash") == [] and all(t["folder"] != "trash" for t in mail.state()["thread"])
 
 
-def test_search_by_sender_subject_body_and_operators(mail):
-    assert set(mail.thread_ids("/search", q="Jordan Blake")) == {10, 18}
-    assert set(mail.thread_ids("/search", q="from:jordan@brightlineprint.example")) == {10, 18}
-    assert mail.thread_ids("/search", q="subject:\"Expense reports\"") == [26]
-    assert mail.thread_ids("/search", q="Canela") == [21]
-    assert mail.thread_ids("/search", q="INV-88213.pdf") == [29]
-    assert set(mail.thread_ids("/search", q="label:Finance is:unread")) == {22, 26, 29}
+def test_search_by_sender_subject_body_and_operators(mail, seed):
+    thread, msg, invoice = _invoices(seed, unread=True)[0]
+    live = [t["id"] for t in seed["thread"] if t["folder"] != "trash"]
+    from_sender = {m["thread_id"] for m in seed["message"] if m["sender_email"] == msg["sender_email"]} & set(live)
+    assert len(from_sender) >= 1
+    assert set(mail.thread_ids("/search", q=msg["sender_name"])) >= from_sender
+    assert set(mail.thread_ids("/search", q=f"from:{msg['sender_email']}")) == from_sender
+    lunch = _lunch(seed)["id"]
+    assert mail.thread_ids("/search", q='subject:"Lunch on Friday"') == [lunch]
+    assert mail.thread_ids("/search", q="book a table") == [lunch], "the body of the lunch thread's last message"
+    assert mail.thread_ids("/search", q=invoice["filename"]) == [thread["id"]]
+    finance = {tl["thread_id"] for tl in seed["thread_label"] if tl["label"] == "Finance"}
+    unread = {m["thread_id"] for m in seed["message"] if not m["read"]}
+    assert finance & unread and set(mail.thread_ids("/search", q="label:Finance is:unread")) == finance & unread & set(live)
     assert mail.thread_ids("/search", q="zebra crossing") == []
     assert "No messages matched" in mail.http.get("/search", params={"q": "zebra"}).text
 
 
-def test_mark_read_unread_and_star(mail):
-    mail.post("/thread/20/read")
-    assert all(m["read"] for m in _messages(mail.state(), 20))
-    mail.post("/thread/20/unread")
-    flags = [m["read"] for m in _messages(mail.state(), 20)]
+def test_mark_read_unread_and_star(mail, seed):
+    lunch, plain = _lunch(seed)["id"], _thread(seed, _read_inbox_subject(seed))["id"]
+    mail.post(f"/thread/{lunch}/read")
+    assert all(m["read"] for m in _messages(mail.state(), lunch))
+    mail.post(f"/thread/{lunch}/unread")
+    flags = [m["read"] for m in _messages(mail.state(), lunch)]
     assert flags == [True, True, False]
-    mail.post("/thread/13/star", back="/folder/starred")
-    assert _by_id(mail.state()["thread"])[13]["starred"] is True and 13 in mail.thread_ids("/folder/starred")
-    response = mail.post("/thread/13/star", back="/search?q=lunch")
+    assert _by_id(seed["thread"])[plain]["starred"] is False
+    mail.post(f"/thread/{plain}/star", back="/folder/starred")
+    assert _by_id(mail.state()["thread"])[plain]["starred"] is True and plain in mail.thread_ids("/folder/starred")
+    response = mail.post(f"/thread/{plain}/star", back="/search?q=lunch")
     assert response.headers["location"].endswith("/search?notice=Star+removed.&q=lunch")
-    assert _by_id(mail.state()["thread"])[13]["starred"] is False
+    assert _by_id(mail.state()["thread"])[plain]["starred"] is False
 
 
-def test_drafts_save_edit_send_and_discard(mail):
-    response = mail.post("/send", to="sara.lind@northwind.example", subject="Font licence", body="Use Canela", intent="save")
+def test_drafts_save_edit_send_and_discard(mail, seed):
+    colleague = _colleagues(seed)[0]
+    _, _, invoice = _invoices(seed, unread=True)[0]
+    response = mail.post("/send", to=colleague, subject="Font licence", body="Use Canela", intent="save")
     draft_id = int(re.search(r"draft=(\d+)", response.headers["location"]).group(1))
     state = mail.state()
     draft = _by_id(state["message"])[draft_id]
     assert draft["is_draft"] is True and _by_id(state["thread"])[draft["thread_id"]]["folder"] == "drafts"
     assert draft["thread_id"] in mail.thread_ids("/folder/drafts")
     assert 'value="Font licence"' in mail.http.get("/compose", params={"draft": draft_id}).text
-    mail.post("/send", to="sara.lind@northwind.example", subject="Font licence", body="Yes, we have a Canela licence.",
-              draft_id=str(draft_id), attach="Onboarding-checklist.pdf")
+    mail.post("/send", to=colleague, subject="Font licence", body="Yes, we have a Canela licence.",
+              draft_id=str(draft_id), attach=invoice["filename"])
     state = mail.state()
     sent = _by_id(state["message"])[draft_id]
     assert sent["is_draft"] is False and sent["body"] == "Yes, we have a Canela licence."
     assert _by_id(state["thread"])[sent["thread_id"]]["folder"] == "sent"
-    assert _files(state, draft_id) == [("Onboarding-checklist.pdf", 96)]
+    assert _files(state, draft_id) == [(invoice["filename"], invoice["size_kb"])]
 
-    mail.post("/draft/49/discard")
+    old = next(m for m in seed["message"] if m["is_draft"])
+    mail.post(f"/draft/{old['id']}/discard")
     state = mail.state()
-    assert 30 not in _by_id(state["thread"]) and 49 not in _by_id(state["message"])
+    assert old["thread_id"] not in _by_id(state["thread"]) and old["id"] not in _by_id(state["message"])
 
 
-def test_labels_and_contacts(mail):
+def test_labels_and_contacts(mail, seed):
+    lunch = _lunch(seed)["id"]
     mail.post("/labels", name="Harbour Foods")
     label = next(lb for lb in mail.state()["label"] if lb["name"] == "Harbour Foods")
-    mail.post("/thread/20/labels", label="Harbour Foods")
-    assert 20 in mail.thread_ids(f"/label/{label['id']}")
+    mail.post(f"/thread/{lunch}/labels", label="Harbour Foods")
+    assert lunch in mail.thread_ids(f"/label/{label['id']}")
     mail.post(f"/labels/{label['id']}/delete")
     state = mail.state()
     assert "Harbour Foods" not in {lb["name"] for lb in state["label"]}
@@ -271,11 +347,14 @@ def test_pages_render_for_a_sparse_world_seed(server):
         server.admin.delete(inst["instance_id"])
 
 
-def test_browser_inbox_both_sizes_and_reply_through_the_ui(server):
+def test_browser_inbox_both_sizes_and_reply_through_the_ui(server, seed):
     from playwright.sync_api import sync_playwright
 
     from mocked_apps.kit.browser import context_options, launch_chromium
 
+    invoice, msg, _ = _invoices(seed, unread=True)[0]
+    lunch = _lunch(seed)
+    first = msg["sender_name"].split()[0]
     inst = server.admin.create()
     iid = inst["instance_id"]
     start = f"{server.url}/i/{iid}/"
@@ -296,52 +375,54 @@ def test_browser_inbox_both_sizes_and_reply_through_the_ui(server):
                     width = page.evaluate("document.documentElement.scrollWidth")
                     assert width <= page.viewport_size["width"], f"{form_factor}: page scrolls sideways ({width}px)"
                     if form_factor == "desktop":
-                        page.get_by_role("link", name="Invoice INV-2041 from Brightline Print Co").click()
+                        page.get_by_role("link", name=invoice["subject"], exact=True).click()
                         page.get_by_role("link", name="Reply", exact=True).click()
-                        page.get_by_label("Body").fill("Thanks Jordan, payment goes out on March 10.")
+                        page.get_by_label("Body").fill(f"Thanks {first}, payment goes out on March 10.")
                         page.get_by_role("button", name="Send", exact=True).click()
                         assert page.get_by_role("status").inner_text() == "Message sent."
                         assert page.get_by_text("payment goes out on March 10").is_visible()
                     else:
-                        page.get_by_role("link", name="Harbour Foods kickoff meeting").click()  # opening it reads it
+                        page.get_by_role("link", name=lunch["subject"], exact=True).click()  # opening it reads it
                         page.get_by_role("button", name="Mark as unread").click()  # back to the inbox, unread there
                         assert page.get_by_role("status").inner_text() == "Conversation marked as unread."
                     context.close()
             finally:
                 browser.close()
         state = server.admin.state(iid)
-        last = _messages(state, 18)[-1]
-        assert last["sender_email"] == ME and last["to"] == "jordan@brightlineprint.example"
-        assert last["body"] == "Thanks Jordan, payment goes out on March 10."
-        assert not all(m["read"] for m in _messages(state, 20) if not m["is_draft"])  # marked unread again
+        last = _messages(state, invoice["id"])[-1]
+        assert last["sender_email"] == ME and last["to"] == msg["sender_email"]
+        assert last["body"] == f"Thanks {first}, payment goes out on March 10."
+        assert not all(m["read"] for m in _messages(state, lunch["id"]) if not m["is_draft"])  # marked unread again
         assert errors == []
     finally:
         server.admin.delete(iid)
 
 
 # ---- as a new user tries it: opening reads, attachments open, forms show field errors --------------------------
-LUNCH = "Invoice INV-3307 – team lunch on Feb 24"  # thread 22: unread, carries INV-3307.pdf
-
-
-def test_browser_opening_a_thread_reads_it_and_its_attachment_opens(server):
+def test_browser_opening_a_thread_reads_it_and_its_attachment_opens(server, seed):
     from mocked_apps.kit.testing import Client, browser_pages
+
+    thread, _, invoice = _invoices(seed, unread=True)[0]
+    subject, filename = thread["subject"], invoice["filename"]
+    total = invoice["content"].splitlines()[-1]
+    assert total.startswith("Total due (USD): ")
 
     with Client(server) as app, browser_pages(("desktop",)) as pages:
         for _, page in pages:
             page.goto(app.url("/"))
-            row = page.locator("li.row").filter(has=page.get_by_role("link", name=LUNCH, exact=True))
+            row = page.locator("li.row").filter(has=page.get_by_role("link", name=subject, exact=True))
             assert "unread" in row.get_attribute("class")
-            page.get_by_role("link", name=LUNCH, exact=True).click()
-            assert all(m["read"] for m in _messages(app.state(), 22))  # the GET of the thread read it
-            page.get_by_role("link", name="INV-3307.pdf", exact=True).click()
-            preview = page.get_by_role("article", name="Preview of INV-3307.pdf").inner_text()
-            assert "INVOICE INV-3307" in preview and "Total due (USD): 560.50" in preview
+            page.get_by_role("link", name=subject, exact=True).click()
+            assert all(m["read"] for m in _messages(app.state(), thread["id"]))  # the GET of the thread read it
+            page.get_by_role("link", name=filename, exact=True).click()
+            preview = page.get_by_role("article", name=f"Preview of {filename}").inner_text()
+            assert f"INVOICE {filename.removesuffix('.pdf')}" in preview and total in preview
             with page.expect_download() as download:
-                page.get_by_role("link", name="Download INV-3307.pdf").click()
-            assert download.value.suggested_filename == "INV-3307.pdf"
+                page.get_by_role("link", name=f"Download {filename}").click()
+            assert download.value.suggested_filename == filename
             assert Path(download.value.path()).read_bytes().startswith(b"%PDF-1.4")
             page.get_by_role("link", name="Inbox").click()
-            row = page.locator("li.row").filter(has=page.get_by_role("link", name=LUNCH, exact=True))
+            row = page.locator("li.row").filter(has=page.get_by_role("link", name=subject, exact=True))
             assert "unread" not in row.get_attribute("class")
         assert pages.errors == []
 
