@@ -14,9 +14,9 @@ MANIFEST = AppManifest(
     pages=(
         PageSpec(path="/", title="My Drive", description="Top-level folders and files; New folder, document or table."),
         PageSpec(path="/folder/2", title="A folder", description="Breadcrumbs, subfolders and files; rename, move or trash the folder."),
-        PageSpec(path="/file/1", title="An invoice", description="Invoice page: vendor, dates, status, line items and total."),
-        PageSpec(path="/file/11", title="A table", description="Spreadsheet grid with column totals; Edit opens one input per cell."),
-        PageSpec(path="/file/11/edit", title="Edit a table", description="One input per cell ('Row 2, Amount'), add or delete rows and columns."),
+        PageSpec(path="/file/16", title="An invoice", description="Invoice page: vendor, dates, status, line items and total."),
+        PageSpec(path="/file/1", title="A table", description="Spreadsheet grid with column totals; Edit opens one input per cell."),
+        PageSpec(path="/file/1/edit", title="Edit a table", description="One input per cell ('Row 2, Amount'), add or delete rows and columns."),
         PageSpec(path="/recent", title="Recent", description="Files by last modification, newest first."),
         PageSpec(path="/starred", title="Starred", description="Files the user starred."),
         PageSpec(path="/shared", title="Shared with me", description="Files other people own and shared with the user."),

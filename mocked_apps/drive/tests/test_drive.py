@@ -1,4 +1,7 @@
-"""The drive app over real HTTP (a real server process) and in real Chromium."""
+"""The drive app over real HTTP (a real server process) and in real Chromium.
+
+The default seed is the projection of the default world: the tests pick the files they need from the state by
+their properties (an invoice, a table with an Amount column, a colleague's document), never by a name typed here."""
 
 from __future__ import annotations
 
@@ -12,8 +15,11 @@ import pytest
 
 from mocked_apps.kit import AppServer
 
+from mocked_apps.drive.projection import project
+
 SHOTS = Path("/tmp/gf")
-ME = "alex.morgan@northwind.example"
+IDENTITY = json.loads((Path(__file__).parents[1] / "seed.json").read_text())["seed"]["_identity"][0]
+ME = IDENTITY["email"]
 
 
 @pytest.fixture(scope="module")
@@ -59,6 +65,32 @@ class Drive:
     def folder(self, name: str) -> dict:
         (row,) = [f for f in self.state()["folder"] if f["name"] == name]
         return row
+
+    def files(self, kind: str | None = None, **where) -> list[dict]:
+        """The files not in the trash, of `kind` if given, whose fields equal `where`'s."""
+        return [f for f in self.state()["file"] if not f["trashed"] and kind in (None, f["kind"])
+                and all(f[k] == v for k, v in where.items())]
+
+    def invoices(self) -> list[tuple[dict, dict]]:
+        """(invoice, its file) for every invoice, in id order."""
+        files = {f["id"]: f for f in self.state()["file"]}
+        return [(inv, files[inv["file_id"]]) for inv in self.state()["invoice"]]
+
+    def table_with(self, column: str) -> dict:
+        """The first table (not trashed) with a `column` column and at least two rows."""
+        return next(f for f in self.files("table") if column in _grid(f)[0] and len(_grid(f)[1]) >= 2)
+
+    def top_folders(self) -> list[dict]:
+        return [f for f in self.state()["folder"] if f["parent_id"] is None]
+
+    def path(self, folder_id: int | None) -> list[str]:
+        """The names of the folders from the top of My Drive down to `folder_id`."""
+        folders = {f["id"]: f for f in self.state()["folder"]}
+        names = []
+        while folder_id is not None:
+            names.insert(0, folders[folder_id]["name"])
+            folder_id = folders[folder_id]["parent_id"]
+        return names
 
 
 @pytest.fixture
@@ -116,33 +148,77 @@ def _names_in(page: httpx.Response) -> str:
 
 
 # ---- the default seed ------------------------------------------------------------------
-def test_default_seed_holds_the_shared_cast(drive):
+def test_default_seed_is_a_lived_in_drive(drive):
     state = drive.state()
-    assert 40 <= len(state["file"]) <= 60 and 8 <= len(state["folder"]) <= 10
     assert "drive_user" not in state  # the signed-in user is the kit's identity
-    assert "Alex Morgan" in drive.http.get("/").text
-    invoices = {i["number"]: i for i in state["invoice"]}
-    expected = {
-        "INV-2041": ("Brightline Print Co", 1240.0, "2026-02-20", "2026-03-15"),
-        "INV-88213": ("CloudNest Hosting", 89.0, "2026-03-01", "2026-03-10"),
-        "INV-3307": ("Green Leaf Catering", 560.5, "2026-02-25", "2026-03-20"),
-    }
+    assert IDENTITY["name"] in drive.http.get("/").text
+    assert len(state["file"]) >= 20 and len(state["folder"]) >= 5 and state["invoice"]
     invoices_folder = drive.folder("Invoices")
-    for number, (vendor, amount, issued, due) in expected.items():
-        inv = invoices[number]
-        assert (inv["vendor"], inv["amount"], inv["issue_date"], inv["due_date"]) == (vendor, amount, issued, due)
-        file = drive.file(f"{number}.pdf")
-        assert file["kind"] == "invoice" and file["folder_id"] == invoices_folder["id"]
-    for inv in state["invoice"]:  # every invoice's lines add up to its amount
+    assert drive.path(invoices_folder["id"]) == ["Finance", "Invoices"]
+    for inv, file in drive.invoices():
+        assert file["name"] == f"{inv['number']}.pdf" and file["kind"] == "invoice" and file["folder_id"] == invoices_folder["id"]
+        assert 40 <= file["size_kb"] < 440 and file["owner_email"] == ME and inv["bill_to"] == IDENTITY["company"]
         lines = [ln for ln in state["invoice_line"] if ln["invoice_id"] == inv["id"]]
         assert round(sum(ln["quantity"] * ln["unit_price"] for ln in lines), 2) == inv["amount"], inv["number"]
+    assert {i["status"] for i in state["invoice"]} >= {"paid", "unpaid"}
     for file in state["file"]:
         if file["kind"] == "table":
             columns, rows = _grid(file)
             assert columns and all(len(r) == len(columns) for r in rows), file["name"]
-    assert {"Q1 Budget", "Expenses February", "Harbour Foods kickoff agenda", "Brand guidelines",
-            "Onboarding plan for Sara Lind"} <= {f["name"] for f in state["file"]}
-    assert len(state["share"]) >= 20
+    live = [f["name"] for f in state["file"] if not f["trashed"]]
+    assert len(live) == len(set(live))  # a name finds one file
+    # a lived-in drive: shared both ways, some stars, something in the trash, a file at the top
+    shares = state["share"]
+    domain = ME.split("@")[1]
+    for file in drive.files():
+        if file["owner_email"] != ME:  # a colleague's file is in my drive because it is shared with me
+            assert any(s["file_id"] == file["id"] and s["email"] == ME for s in shares), file["name"]
+    mine = {f["id"] for f in state["file"] if f["owner_email"] == ME}
+    assert any(s["file_id"] in mine for s in shares)
+    assert all(s["email"] != ME and s["email"].endswith("@" + domain) for s in shares if s["file_id"] in mine)
+    assert any(f["starred"] for f in state["file"]) and any(f["trashed"] for f in state["file"])
+    assert any(f["folder_id"] is None for f in drive.files())
+    todo = drive.file("To-do this week")["content"]
+    for inv in state["invoice"]:  # the to-do names every open invoice, none paid
+        assert (inv["number"] in todo) == (inv["status"] == "unpaid"), inv["number"]
+
+
+def _world():
+    """A small world by hand: Kim of Acme, one colleague, a vendor with an overdue invoice, one document each."""
+    from datetime import date, datetime
+
+    from contracts.world import Document, Invoice, LineItem, Organisation, Person, Persona, Scenario, World
+
+    persona = Persona(id="p", name="Kim Lee", email="kim@acme.example", role="founder", company="Acme", domain="acme.example")
+    now = datetime(2026, 5, 4, 9, 0)
+    return World(
+        id="acme", seed=3, persona=persona, scenario=Scenario(id="s", title="Close", description="", clock=now), user="u",
+        organisations=(Organisation(id="o1", name="Acme", kind="self", domain="acme.example"),
+                       Organisation(id="o2", name="Desk Depot", kind="vendor", domain="desk.example", category="furniture")),
+        people=(Person(id="u", name="Kim Lee", email="kim@acme.example", org="o1", role="founder"),
+                Person(id="c", name="Ola Berg", email="ola@acme.example", org="o1", role="designer"),
+                Person(id="v", name="Rui Sousa", email="rui@desk.example", org="o2", role="sales")),
+        invoices=(Invoice(id="i1", number="DD-7", vendor="o2", contact="v", issued=date(2026, 4, 1), due=date(2026, 4, 20),
+                          description="Desks", items=(LineItem(description="Desk", quantity=2, unit_price=150.0),), amount=300.0),),
+        documents=(Document(id="d1", name="Plan", kind="doc", folder="Projects", owner="u", text="Ship it.", modified=now),
+                   Document(id="d2", name="Moodboard", kind="doc", folder="Projects/Design", owner="c", text="Blue.", modified=now)),
+    )
+
+
+def test_projection_of_any_world_uses_its_people_money_and_dates():
+    world = _world()
+    rows = project(world)
+    names = {f["name"]: f for f in rows["file"]}
+    assert [f["name"] for f in rows["file"][:3]] == ["Plan", "Moodboard", "DD-7.pdf"]  # the world's files first, its ids
+    assert names["Moodboard"]["owner_email"] == "ola@acme.example"
+    assert {(s["file_id"], s["email"]) for s in rows["share"]} >= {(names["Moodboard"]["id"], "kim@acme.example")}
+    people = {p.email for p in world.people}
+    assert {s["email"] for s in rows["share"]} <= people and {f["owner_email"] for f in rows["file"]} <= people
+    assert "- Pay DD-7 (Desk Depot, 300.00 USD) by April 20, 2026 - overdue" in names["To-do this week"]["content"]
+    assert _grid(names["Vendor contacts"])[1] == [["Desk Depot", "Rui Sousa", "rui@desk.example", "furniture"]]
+    assert [r[0] for r in _grid(names["Team directory"])[1]] == ["Kim Lee", "Ola Berg"]
+    assert names["Plan (old copy)"]["trashed"] and names["Plan (old copy)"]["content"] == "Ship it."
+    assert project(world) == rows and project(world.model_copy(update={"id": "other"})) != rows  # seeded by the world's id
 
 
 def test_a_small_world_seed_renders(server):
@@ -174,6 +250,8 @@ def test_a_small_world_seed_renders(server):
 
 def test_every_page_renders_and_get_never_changes_state(drive):
     before = drive.state()
+    (invoice, invoice_file), table = drive.invoices()[0], drive.table_with("Amount")
+    doc = drive.files("doc")[0]
     seen, queue = set(), ["/", "/recent", "/starred", "/shared", "/trash", "/search?q=invoice", "/new?kind=table"]
     while queue and len(seen) < 90:
         path = queue.pop(0)
@@ -188,7 +266,8 @@ def test_every_page_renders_and_get_never_changes_state(drive):
         prefix = f"/i/{drive.id}"
         queue += [h[len(prefix):] or "/" for h in parser.hrefs if h.startswith(prefix) and "notice=" not in h]
     assert len(seen) >= 60  # folders, files, their rename/move/share/edit pages
-    for path in ["/file/1", "/file/11/edit", "/folder/2/move", "/file/1/share", "/search?q=harbour&kind=doc"]:
+    for path in [f"/file/{invoice_file['id']}", f"/file/{table['id']}/edit", f"/folder/{drive.folder('Invoices')['id']}/move",
+                 f"/file/{invoice_file['id']}/share", f"/search?q={doc['name'].split()[0]}&kind=doc"]:
         assert path in seen or drive.get(path)
     assert drive.state() == before
     assert drive.http.get("/file/9999").status_code == 404
@@ -213,132 +292,163 @@ def test_create_folder_document_and_table(drive):
 
 
 def test_edit_document_text(drive):
-    doc = drive.file("Brand guidelines")
+    doc = drive.files("doc", owner_email=ME)[0]
     assert 'id="content"' in drive.get(f"/file/{doc['id']}/edit").text
     drive.post(f"/file/{doc['id']}/content", content="Logo: navy on fog.\r\nNo shadows.")
-    after = drive.file("Brand guidelines")
+    after = drive.file(doc["name"])
     assert after["content"] == "Logo: navy on fog.\nNo shadows."
     assert after["modified_at"] == "2026-03-02 09:00:00.000000" and after["modified_at"] != doc["modified_at"]
     assert "Logo: navy on fog." in drive.get(f"/file/{doc['id']}").text
 
 
 def test_edit_table_cells_rows_and_columns(drive):
-    budget = drive.file("Q1 Budget")
-    columns, rows = _grid(budget)
-    edit = drive.get(f"/file/{budget['id']}/edit").text
-    assert '<label for="cell-2-2" class="sr">Row 2, Amount</label>' in edit
+    table = drive.table_with("Amount")
+    columns, rows = _grid(table)
+    amount = columns.index("Amount")
+    width = len(columns)
+    edit = drive.get(f"/file/{table['id']}/edit").text
+    assert f'<label for="cell-2-{amount + 1}" class="sr">Row 2, Amount</label>' in edit
     cells = [v for r in rows for v in r]
-    cells[1 * len(columns) + 1] = "2750.00"  # Row 2, Amount
-    drive.post(f"/file/{budget['id']}/table", column=columns, cell=cells, op="save")
-    columns2, rows2 = _grid(drive.file("Q1 Budget"))
-    assert rows2[1] == ["Printing", "2750.00", "Priya Shah", "Brochures, business cards"] and len(rows2) == len(rows)
-    assert "12,100.00" in drive.get(f"/file/{budget['id']}").text  # the column total follows the edit
-    drive.post(f"/file/{budget['id']}/table", column=columns2, cell=[v for r in rows2 for v in r], op="add_row")
-    drive.post(f"/file/{budget['id']}/table", column=columns2, cell=[v for r in rows2 for v in r] + [""] * 4,
+    cells[1 * width + amount] = "2750.00"  # Row 2, Amount
+    drive.post(f"/file/{table['id']}/table", column=columns, cell=cells, op="save")
+    columns2, rows2 = _grid(drive.file(table["name"]))
+    assert rows2[1] == rows[1][:amount] + ["2750.00"] + rows[1][amount + 1:] and len(rows2) == len(rows)
+    total = sum(float(r[amount]) for r in rows2)
+    assert f"{total:,.2f}" in drive.get(f"/file/{table['id']}").text  # the column total follows the edit
+    drive.post(f"/file/{table['id']}/table", column=columns2, cell=[v for r in rows2 for v in r], op="add_row")
+    drive.post(f"/file/{table['id']}/table", column=columns2, cell=[v for r in rows2 for v in r] + [""] * width,
                op="add_column", new_column="Spent")
-    columns3, rows3 = _grid(drive.file("Q1 Budget"))
-    assert columns3 == columns + ["Spent"] and len(rows3) == len(rows) + 1 and rows3[-1] == [""] * 5
-    drive.post(f"/file/{budget['id']}/table", column=columns3, cell=[v for r in rows3 for v in r], op="delete_row:1")
-    drive.post(f"/file/{budget['id']}/table", column=columns3, cell=[v for r in rows3[1:] for v in r], op="delete_column:5")
-    columns4, rows4 = _grid(drive.file("Q1 Budget"))
-    assert columns4 == columns and rows4[0][0] == "Printing" and len(rows4) == len(rows)
+    columns3, rows3 = _grid(drive.file(table["name"]))
+    assert columns3 == columns + ["Spent"] and len(rows3) == len(rows) + 1 and rows3[-1] == [""] * (width + 1)
+    drive.post(f"/file/{table['id']}/table", column=columns3, cell=[v for r in rows3 for v in r], op="delete_row:1")
+    drive.post(f"/file/{table['id']}/table", column=columns3, cell=[v for r in rows3[1:] for v in r], op=f"delete_column:{width + 1}")
+    columns4, rows4 = _grid(drive.file(table["name"]))
+    assert columns4 == columns and rows4[0] == rows2[1] and len(rows4) == len(rows)
 
 
 # ---- organising ------------------------------------------------------------------------
+def _other_top_folder(drive: Drive) -> dict:
+    """A top-level folder other than Finance (where the invoices live)."""
+    return next(f for f in drive.top_folders() if f["name"] != "Finance")
+
+
 def test_rename_and_move_files_and_folders(drive):
-    brief = drive.file("Brochure project brief")
-    drive.post(f"/file/{brief['id']}/rename", name="Brochure brief (final)")
-    assert drive.file("Brochure brief (final)")["id"] == brief["id"]
+    brief = next(f for f in drive.files("doc", owner_email=ME) if f["folder_id"] is not None)
+    drive.post(f"/file/{brief['id']}/rename", name="Brief (final)")
+    assert drive.file("Brief (final)")["id"] == brief["id"]
     assert "empty" in drive.refuse(f"/file/{brief['id']}/rename", name="   ")  # names can't be empty
-    assert drive.file("Brochure brief (final)")["id"] == brief["id"]
-    marketing, invoices, finance = drive.folder("Marketing"), drive.folder("Invoices"), drive.folder("Finance")
-    assert "Marketing" in drive.get(f"/file/{brief['id']}/move").text
-    drive.post(f"/file/{brief['id']}/move", folder=str(marketing["id"]))
-    assert drive.file("Brochure brief (final)")["folder_id"] == marketing["id"]
+    assert drive.file("Brief (final)")["id"] == brief["id"]
+    other, invoices, finance = _other_top_folder(drive), drive.folder("Invoices"), drive.folder("Finance")
+    assert other["name"] in drive.get(f"/file/{brief['id']}/move").text
+    drive.post(f"/file/{brief['id']}/move", folder=str(other["id"]))
+    assert drive.file("Brief (final)")["folder_id"] == other["id"]
     drive.post(f"/file/{brief['id']}/move", folder="")
-    assert drive.file("Brochure brief (final)")["folder_id"] is None
+    assert drive.file("Brief (final)")["folder_id"] is None
     drive.post(f"/folder/{invoices['id']}/rename", name="Vendor invoices")
-    drive.post(f"/folder/{invoices['id']}/move", folder=str(marketing["id"]))
-    assert drive.folder("Vendor invoices")["parent_id"] == marketing["id"]
+    drive.post(f"/folder/{invoices['id']}/move", folder=str(other["id"]))
+    assert drive.folder("Vendor invoices")["parent_id"] == other["id"]
     drive.refuse(f"/folder/{finance['id']}/move", folder=str(finance["id"]))  # into itself
-    drive.refuse(f"/folder/{marketing['id']}/move", folder=str(invoices["id"]))  # into its own child
-    assert drive.folder("Finance")["parent_id"] is None and drive.folder("Marketing")["parent_id"] is None
-    assert "My Drive / Marketing / Vendor invoices" in drive.get("/search?q=INV-2041").text
+    drive.refuse(f"/folder/{other['id']}/move", folder=str(invoices["id"]))  # into its own child
+    assert drive.folder("Finance")["parent_id"] is None and drive.folder(other["name"])["parent_id"] is None
+    number = drive.invoices()[0][0]["number"]
+    assert f"My Drive / {other['name']} / Vendor invoices" in drive.get(f"/search?q={number}").text
 
 
 def test_share_change_role_and_unshare(drive):
-    agenda = drive.file("Harbour Foods kickoff agenda")
-    shares = lambda: {(s["email"], s["role"]) for s in drive.state()["share"] if s["file_id"] == agenda["id"]}  # noqa: E731
+    theirs = next(f for f in drive.files() if f["owner_email"] != ME)  # a colleague's document, shared with me
+    shares = lambda: {(s["email"], s["role"]) for s in drive.state()["share"] if s["file_id"] == theirs["id"]}  # noqa: E731
     start = shares()
-    drive.post(f"/file/{agenda['id']}/share", email="Dana@HarbourFoods.example", role="viewer")
-    assert shares() == start | {("dana@harbourfoods.example", "viewer")}
-    drive.post(f"/file/{agenda['id']}/share", email="dana@harbourfoods.example", role="editor")
-    assert shares() == start | {("dana@harbourfoods.example", "editor")}
+    guest = drive.invoices()[0][0]["vendor_email"]  # someone outside the company
+    drive.post(f"/file/{theirs['id']}/share", email=guest.upper(), role="viewer")
+    assert shares() == start | {(guest, "viewer")}
+    drive.post(f"/file/{theirs['id']}/share", email=guest, role="editor")
+    assert shares() == start | {(guest, "editor")}
     for bad in [dict(email="not-an-email", role="viewer"), dict(email="x@y.example", role="owner"),
-                dict(email=agenda["owner_email"], role="editor")]:
-        drive.refuse(f"/file/{agenda['id']}/share", **bad)
-    assert shares() == start | {("dana@harbourfoods.example", "editor")}
-    page = drive.get(f"/file/{agenda['id']}/share").text
-    assert 'aria-label="Remove dana@harbourfoods.example"' in page
-    (row,) = [s for s in drive.state()["share"] if s["email"] == "dana@harbourfoods.example"]
-    drive.post(f"/file/{agenda['id']}/share/{row['id']}/remove")
+                dict(email=theirs["owner_email"], role="editor")]:
+        drive.refuse(f"/file/{theirs['id']}/share", **bad)
+    assert shares() == start | {(guest, "editor")}
+    page = drive.get(f"/file/{theirs['id']}/share").text
+    assert f'aria-label="Remove {guest}"' in page
+    (row,) = [s for s in drive.state()["share"] if s["email"] == guest]
+    drive.post(f"/file/{theirs['id']}/share/{row['id']}/remove")
     assert shares() == start
 
 
 def test_trash_restore_and_delete_forever(drive):
-    inv = drive.file("INV-3307.pdf")
-    drive.post(f"/file/{inv['id']}/trash")
-    assert drive.file("INV-3307.pdf")["trashed"] is True
-    assert "INV-3307.pdf" not in drive.get(f"/folder/{inv['folder_id']}").text
-    assert "INV-3307.pdf" not in drive.get("/search?q=Green Leaf").text
-    assert "INV-3307.pdf" in drive.get("/trash").text
-    drive.post(f"/file/{inv['id']}/restore")
-    assert drive.file("INV-3307.pdf")["trashed"] is False and "INV-3307.pdf" in drive.get("/search?q=INV-3307").text
+    (inv, file), (other_inv, other_file) = drive.invoices()[:2]
+    name = file["name"]
+    drive.post(f"/file/{file['id']}/trash")
+    assert drive.file(name)["trashed"] is True
+    assert name not in drive.get(f"/folder/{file['folder_id']}").text
+    assert name not in drive.get(f"/search?q={inv['vendor']}").text
+    assert name in drive.get("/trash").text
+    drive.post(f"/file/{file['id']}/restore")
+    assert drive.file(name)["trashed"] is False and name in drive.get(f"/search?q={inv['number']}").text
     # a trashed folder hides everything under it; restoring a file from it puts the file in My Drive
     finance = drive.folder("Finance")
+    in_finance = drive.files(folder_id=finance["id"])[0]["name"]
     drive.post(f"/folder/{finance['id']}/trash")
-    assert "INV-2041.pdf" not in drive.get("/search?q=INV-2041").text and "Q1 Budget" not in drive.get("/recent").text
-    drive.post(f"/file/{inv['id']}/trash")
-    drive.post(f"/file/{inv['id']}/restore")
-    assert drive.file("INV-3307.pdf")["folder_id"] is None
+    assert other_file["name"] not in drive.get(f"/search?q={other_inv['number']}").text and in_finance not in drive.get("/recent").text
+    drive.post(f"/file/{file['id']}/trash")
+    drive.post(f"/file/{file['id']}/restore")
+    assert drive.file(name)["folder_id"] is None
     drive.post(f"/folder/{finance['id']}/restore")
-    assert "INV-2041.pdf" in drive.get("/search?q=INV-2041").text
+    assert other_file["name"] in drive.get(f"/search?q={other_inv['number']}").text
     # delete forever needs the trash first, then removes the file, its invoice, lines and shares
-    drive.post(f"/file/{inv['id']}/delete")
-    assert drive.file("INV-3307.pdf")
-    drive.post(f"/file/{inv['id']}/trash")
-    drive.post(f"/file/{inv['id']}/delete")
+    drive.post(f"/file/{file['id']}/delete")
+    assert drive.file(name)
+    drive.post(f"/file/{file['id']}/share", email=ME.replace(ME.split("@")[0], "someone"), role="viewer")
+    drive.post(f"/file/{file['id']}/trash")
+    drive.post(f"/file/{file['id']}/delete")
     state = drive.state()
-    assert inv["id"] not in {f["id"] for f in state["file"]} | {s["file_id"] for s in state["share"]}
-    assert "INV-3307" not in {i["number"] for i in state["invoice"]}
+    assert file["id"] not in {f["id"] for f in state["file"]} | {s["file_id"] for s in state["share"]}
+    assert inv["number"] not in {i["number"] for i in state["invoice"]}
+    assert inv["id"] not in {ln["invoice_id"] for ln in state["invoice_line"]}
     drive.post("/trash/empty")
     assert not any(f["trashed"] for f in drive.state()["file"])
 
 
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z]{5,}", text.lower()))
+
+
 def test_search_by_name_and_by_content(drive):
-    by_name = drive.get("/search?q=budget").text
-    assert "Q1 Budget" in by_name and "Budgets" in by_name  # a file and a folder
-    by_content = drive.get("/search?q=anchor motif").text  # only inside the kickoff agenda's text
-    assert "Harbour Foods kickoff agenda" in by_content and "Brand guidelines" not in by_content
-    by_vendor = drive.get("/search?q=brightline&kind=invoice").text
-    assert "INV-2041.pdf" in by_vendor and "INV-1988.pdf" in by_vendor and "INV-3307.pdf" not in by_vendor
+    by_name = drive.get("/search?q=expense").text
+    assert "Expense report" in by_name and "Expenses" in by_name  # a file and a folder
+    assert "Expenses" in {f["name"] for f in drive.state()["folder"]}
+    docs = drive.files("doc")
+    names = " ".join(f["name"] for f in drive.files()) + " " + " ".join(f["name"] for f in drive.state()["folder"])
+    # a word only inside one document's text: the search finds that document by its content alone
+    doc, word = next((d, w) for d in docs for w in sorted(_words(d["content"]) - _words(names))
+                     if sum(w in _words(f["content"]) for f in drive.files()) == 1)
+    by_content = drive.get(f"/search?q={word}").text
+    assert doc["name"] in by_content and all(d["name"] not in by_content for d in docs if d["id"] != doc["id"])
+    vendors = [i["vendor"] for i in drive.state()["invoice"]]
+    vendor = next(v for v in vendors if vendors.count(v) >= 2 and not any(v in o for o in vendors if o != v))
+    by_vendor = drive.get(f"/search?q={vendor.lower()}&kind=invoice").text
+    for inv, file in drive.invoices():
+        assert (file["name"] in by_vendor) == (inv["vendor"] == vendor), file["name"]
     assert "No files match" in drive.get("/search?q=zebra-unicorn").text
     assert "No files match" in drive.get("/search?q=columns").text  # a table's JSON keys are not its text
-    assert "Q1 Budget" in drive.get("/search?q=freelance illustration").text  # but its cells are
+    table = drive.table_with("Amount")
+    cell = _grid(table)[1][0][1]  # the first row's second cell
+    assert table["name"] in drive.get(f"/search?q={cell}").text  # but its cells are
 
 
 def test_star_views_and_invoice_status(drive):
-    reading = drive.file("Reading list")
-    assert "Reading list" not in drive.get("/starred").text
-    drive.post(f"/file/{reading['id']}/star")
-    assert drive.file("Reading list")["starred"] is True and "Reading list" in drive.get("/starred").text
-    assert "Invoice tracker" in drive.get("/shared").text and "Reading list" not in drive.get("/shared").text
-    inv = drive.file("INV-2041.pdf")
-    drive.post(f"/file/{inv['id']}/invoice-status", status="paid")
-    (row,) = [i for i in drive.state()["invoice"] if i["number"] == "INV-2041"]
+    plain = next(f for f in drive.files("doc", owner_email=ME) if not f["starred"])
+    assert plain["name"] not in drive.get("/starred").text
+    drive.post(f"/file/{plain['id']}/star")
+    assert drive.file(plain["name"])["starred"] is True and plain["name"] in drive.get("/starred").text
+    shared = drive.get("/shared").text
+    assert all(f["name"] in shared for f in drive.files() if f["owner_email"] != ME)
+    assert plain["name"] not in shared
+    inv, file = next((i, f) for i, f in drive.invoices() if i["status"] == "unpaid")
+    drive.post(f"/file/{file['id']}/invoice-status", status="paid")
+    (row,) = [i for i in drive.state()["invoice"] if i["id"] == inv["id"]]
     assert row["status"] == "paid"
     recent = _names_in(drive.get("/recent"))
-    assert recent.index("INV-2041.pdf") < recent.index("To-do this week")  # just modified: now first
+    assert recent.index(file["name"]) < recent.index("To-do this week")  # just modified: now first
 
 
 def test_same_requests_same_dump_and_reset(server):
@@ -346,9 +456,10 @@ def test_same_requests_same_dump_and_reset(server):
     for _ in range(2):
         d = Drive(server)
         initial = d.state()
+        colleague = next(s["email"] for s in initial["share"] if s["email"] != ME)
         d.post("/new", kind="doc", name="Notes", folder="", content="x")
-        d.post("/file/11/rename", name="Budget Q1")
-        d.post("/file/1/share", email="tom.becker@northwind.example", role="viewer")
+        d.post("/file/2/rename", name="Renamed")
+        d.post("/file/1/share", email=colleague, role="viewer")
         dumps.append(d.state())
         server.admin.reset(d.id)
         assert d.state() == initial
@@ -363,11 +474,14 @@ def test_browser_desktop_and_phone_rename_through_the_ui(server):
     from mocked_apps.kit.browser import context_options, launch_chromium
 
     drive = Drive(server)
+    table = drive.table_with("Amount")
+    columns, rows = _grid(table)
+    folders = drive.path(table["folder_id"])
     SHOTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as pw:
         browser = launch_chromium(pw)
         try:
-            for form_factor, new_name in [("desktop", "Q1 Budget (final)"), ("mobile", "Q1 Budget v2")]:
+            for form_factor, new_name in [("desktop", f"{table['name']} (final)"), ("mobile", f"{table['name']} v2")]:
                 context = browser.new_context(**context_options(form_factor))
                 page = context.new_page()
                 errors: list[str] = []
@@ -375,9 +489,10 @@ def test_browser_desktop_and_phone_rename_through_the_ui(server):
                 page.on("pageerror", lambda e: errors.append(str(e)))
                 page.goto(drive.base + "/")
                 page.screenshot(path=str(SHOTS / f"drive-{form_factor}-home.png"), full_page=True)
-                page.get_by_role("link", name="Finance", exact=True).first.click()
-                page.get_by_role("link", name="Budgets", exact=True).click()
-                page.get_by_role("link", name=re.compile(r"^Q1 Budget")).click()
+                page.get_by_role("link", name=folders[0], exact=True).first.click()
+                for name in folders[1:]:
+                    page.get_by_role("link", name=name, exact=True).click()
+                page.get_by_role("link", name=re.compile("^" + re.escape(table["name"]) + r"( \(final\))?$")).click()
                 page.screenshot(path=str(SHOTS / f"drive-{form_factor}-table.png"), full_page=True)
                 page.get_by_role("link", name="Rename", exact=True).click()
                 page.get_by_label("New name").fill(new_name)
@@ -387,7 +502,7 @@ def test_browser_desktop_and_phone_rename_through_the_ui(server):
                 width = page.evaluate("document.documentElement.scrollWidth")
                 assert width <= context_options(form_factor).get("viewport", {"width": 1280})["width"]
                 page.get_by_role("link", name="Edit", exact=True).click()
-                assert page.get_by_label("Row 2, Amount").input_value() == "2500.00"
+                assert page.get_by_label("Row 2, Amount").input_value() == rows[1][columns.index("Amount")]
                 page.screenshot(path=str(SHOTS / f"drive-{form_factor}-edit.png"), full_page=True)
                 assert drive.file(new_name)["kind"] == "table"
                 assert errors == []
@@ -399,44 +514,50 @@ def test_browser_desktop_and_phone_rename_through_the_ui(server):
 
 # ---- as a new user tries it: sizes, grid, multi-select, preview ------------------------------------------------
 def test_browser_sizes_grid_multi_select_and_preview(server):
+    from playwright.sync_api import expect
+
     from mocked_apps.kit.testing import Client, browser_pages
 
     with Client(server) as app, browser_pages(("desktop",)) as pages:
         invoices = next(f for f in app.state()["folder"] if f["name"] == "Invoices")
         before = {f["name"]: f for f in app.state()["file"]}
+        numbers = [i["number"] for i in app.state()["invoice"]]
+        first, second, third = (f"{n}.pdf" for n in numbers[:3])
+        shown = app.state()["invoice"][1]
         for _, page in pages:
             page.goto(app.url(f"/folder/{invoices['id']}"))
-            row = page.locator("table.files tr").filter(has=page.get_by_role("link", name="INV-2041.pdf", exact=True))
-            assert row.locator("td.size").inner_text() == f"{before['INV-2041.pdf']['size_kb']} KB"
+            row = page.locator("table.files tr").filter(has=page.get_by_role("link", name=first, exact=True))
+            assert row.locator("td.size").inner_text() == f"{before[first]['size_kb']} KB"
             page.get_by_role("link", name="Grid view").click()
-            assert page.locator("li.tile:not(.folder-tile)").count() == sum(
-                f["folder_id"] == invoices["id"] and not f["trashed"] for f in before.values())
-            page.get_by_label("Select INV-3307.pdf").check()
-            page.get_by_label("Select INV-88213.pdf").check()
+            expect(page.locator("li.tile:not(.folder-tile)")).to_have_count(sum(
+                f["folder_id"] == invoices["id"] and not f["trashed"] for f in before.values()))
+            page.get_by_label(f"Select {second}").check()
+            page.get_by_label(f"Select {third}").check()
             page.get_by_role("button", name="Star", exact=True).click()
             assert page.get_by_role("status").inner_text() == "2 files starred" and "view=grid" in page.url
-            page.get_by_role("link", name="Preview INV-3307.pdf").click()
-            preview = page.get_by_role("region", name="Preview of INV-3307.pdf").inner_text()
-            assert "INVOICE INV-3307" in preview and "Total due (USD): 560.50" in preview
+            page.get_by_role("link", name=f"Preview {second}").click()
+            preview = page.get_by_role("region", name=f"Preview of {second}").inner_text()
+            assert f"INVOICE {shown['number']}" in preview and f"Total due ({shown['currency']}): {shown['amount']:,.2f}" in preview
             with page.expect_download() as download:
                 page.get_by_role("link", name="Download", exact=True).click()
-            assert download.value.suggested_filename == "INV-3307.pdf"
+            assert download.value.suggested_filename == second
             assert Path(download.value.path()).read_bytes().startswith(b"%PDF-1.4")
         assert pages.errors == []
         starred = {f["name"] for f in app.state()["file"] if f["starred"]}
-        assert starred == {n for n, f in before.items() if f["starred"]} | {"INV-3307.pdf", "INV-88213.pdf"}
+        assert starred == {n for n, f in before.items() if f["starred"]} | {second, third}
 
 
 def test_bulk_actions_move_and_trash_and_refuse_an_empty_selection(drive):
     inv = drive.folder("Invoices")
-    ids = [drive.file("INV-2041.pdf")["id"], drive.file("INV-3307.pdf")["id"]]
+    (first, file1), (second, file2), (third, file3) = drive.invoices()[:3]
+    ids = [file1["id"], file2["id"]]
     before = drive.state()
     assert "Select at least one file" in drive.refuse("/bulk", op="star", here=str(inv["id"]))
     assert "Choose an action" in drive.refuse("/bulk", op="rename", file=ids, here=str(inv["id"]))
     assert drive.state() == before
-    marketing = drive.folder("Marketing")
-    drive.post("/bulk", op="move", file=ids, folder=str(marketing["id"]), here=str(inv["id"]))
-    assert {drive.file(n)["folder_id"] for n in ("INV-2041.pdf", "INV-3307.pdf")} == {marketing["id"]}
-    drive.post("/bulk", op="trash", file=ids, here=str(marketing["id"]))
-    assert all(drive.file(n)["trashed"] for n in ("INV-2041.pdf", "INV-3307.pdf"))
-    assert drive.file("INV-88213.pdf")["trashed"] is False
+    other = _other_top_folder(drive)
+    drive.post("/bulk", op="move", file=ids, folder=str(other["id"]), here=str(inv["id"]))
+    assert {drive.file(f["name"])["folder_id"] for f in (file1, file2)} == {other["id"]}
+    drive.post("/bulk", op="trash", file=ids, here=str(other["id"]))
+    assert all(drive.file(f["name"])["trashed"] for f in (file1, file2))
+    assert drive.file(file3["name"])["trashed"] is False
