@@ -8,8 +8,8 @@ from mocked_apps.kit.browser import context_options, launch_chromium
 OUT = Path(sys.argv[1])
 SHOTS = [
     ("mail", "inbox", "/"),
-    ("mail", "thread", "/thread/22"),
-    ("mail", "attachment", "/attachment/11"),
+    ("mail", "thread", "/thread/16"),
+    ("mail", "attachment", "/attachment/7"),
     ("calendar", "week", "/week?date=2026-03-04"),
     ("calendar", "event", "/event/1"),
     ("drive", "list", "/folder/2"),
