@@ -439,3 +439,37 @@ def test_forms_refuse_with_field_errors_and_write_nothing(mail):
         typed = next((v for v in data.values() if v.strip()), "")
         assert f'value="{typed}"' in response.text, (path, "what was typed is kept")
     assert mail.state() == before
+
+
+def test_projection_adds_everyday_mail_from_any_worlds_own_people():
+    """The newsletters, notices, lunch thread and draft come from the world's people, organisations and clock,
+    the same world gives the same rows, and a kind is left out where the world lacks the people it needs."""
+    from datetime import datetime
+
+    from contracts.world import Organisation, Person, Persona, Scenario, World
+    from mocked_apps.mail.projection import project
+
+    persona = Persona(id="p", name="Rosa Delgado", email="rosa@db.example", role="owner", company="Delgado Bakery",
+                      domain="db.example")
+    orgs = (Organisation(id="o1", name="Delgado Bakery", kind="self", domain="db.example"),
+            Organisation(id="o2", name="Mill & Sons", kind="vendor", domain="mill.example", category="flour"),
+            Organisation(id="o3", name="Harbour Foods", kind="client", domain="hf.example"))
+    people = (Person(id="u", name="Rosa Delgado", email="rosa@db.example", org="o1", role="owner"),
+              Person(id="c1", name="Ines Paz", email="ines@db.example", org="o1", role="baker"),
+              Person(id="c2", name="Tomas Ruiz", email="tomas@db.example", org="o1", role="driver"),
+              Person(id="k", name="Dana Whitfield", email="dana@hf.example", org="o3", role="buyer"))
+    clock = datetime(2026, 4, 6, 9)
+    world = World(id="w", seed=1, persona=persona, scenario=Scenario(id="s", title="t", description="", clock=clock),
+                  user="u", organisations=orgs, people=people)
+    rows = project(world)
+    assert project(world) == rows
+    senders = {m["sender_email"] for m in rows["message"]}
+    assert senders == {"news@mill.example", "no-reply@db.example", "ines@db.example", "tomas@db.example",
+                       "rosa@db.example", "events@mill.example"}, "one vendor: one newsletter; no documents: no share"
+    assert all(m["sent_at"] < clock.isoformat() for m in rows["message"])
+    (draft,) = [m for m in rows["message"] if m["is_draft"]]
+    assert draft["to"] == "dana@hf.example" and "Harbour Foods" in draft["subject"]
+    assert {t["folder"] for t in rows["thread"]} == {"inbox", "archive", "drafts", "trash"}
+    assert {tl["label"] for tl in rows["thread_label"]} <= {lb["name"] for lb in rows["label"]}
+    alone = world.model_copy(update={"people": people[:1], "organisations": orgs[:1]})
+    assert {m["sender_email"] for m in project(alone)["message"]} == {"no-reply@db.example"}
