@@ -40,7 +40,7 @@ class Event(AppModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True, description="Event id.")
     calendar_id: int = Field(foreign_key="calendar.id", description="The calendar it is on.")
-    title: str = Field(min_length=1, description="Event title, e.g. 'Harbour Foods kickoff'.")
+    title: str = Field(min_length=1, description="Event title, e.g. 'Month-end close review'.")
     start: NaiveDatetime = Field(description="Start, local time, e.g. '2026-03-04T14:00:00'.")
     end: NaiveDatetime = Field(description="End, local time, after start.")
     all_day: bool = Field(default=False, description="True for all-day events (start and end at midnight).")

@@ -184,7 +184,15 @@ def search(gym: GymDep, q: str = ""):
             )
         )
         results = list(gym.db.exec(query.order_by(Event.start, Event.id)).all())
-    return _page(gym, "search.html", "search", gym.now.date(), q=term, results=results)
+    return _page(gym, "search.html", "search", gym.now.date(), q=term, results=results, examples=_search_examples(gym))
+
+
+def _search_examples(gym: Gym) -> list[str]:
+    """What the empty search page suggests: the first organiser other than the user, by name and by email, so the
+    examples are this calendar's own people (whatever world it was made from)."""
+    query = select(Event).where(func.lower(Event.organizer_email) != _user(gym).email.lower(), Event.organizer_name != "")
+    other = gym.db.exec(query.order_by(Event.start, Event.id)).first()
+    return [other.organizer_name, other.organizer_email] if other else []
 
 
 @router.get("/event/new")
