@@ -49,7 +49,7 @@ def _run(config: PipelineConfig, verbose: bool) -> None:
         os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
         logging.getLogger("prefect").setLevel(os.environ["PREFECT_LOGGING_LEVEL"])
     from flows.artifacts import listen
-    from flows.pipeline import pipeline
+    from flows.pipeline import StageIncomplete, pipeline
 
     console.print(f"[bold]gymfactory run[/bold] -> {out}  (Prefect UI: set PREFECT_API_URL to watch; see README)")
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console) as bars:
@@ -63,6 +63,9 @@ def _run(config: PipelineConfig, verbose: bool) -> None:
         listen(on_progress)
         try:
             report = pipeline(config)
+        except StageIncomplete as err:
+            typer.echo(f"error: {err}", err=True)
+            raise typer.Exit(1) from None
         except RuntimeError as err:
             if "ephemeral Prefect API server" not in str(err):
                 raise

@@ -15,6 +15,10 @@ from .workdir import Workdir
 from .worlds import worlds_flow
 
 
+class StageIncomplete(RuntimeError):
+    """A stage could not finish (environment errors left after its retry); a rerun with the same `out` resumes it."""
+
+
 @flow(name="pipeline", log_prints=True)
 def pipeline(config: PipelineConfig = PipelineConfig()) -> dict:
     """worlds -> synthesize -> validate -> review -> rollouts (+ difficulty filter) -> [train] -> dataset -> report."""
@@ -24,7 +28,8 @@ def pipeline(config: PipelineConfig = PipelineConfig()) -> dict:
     synthesis_flow(config)
     validated = validation_flow(config)
     if validated.get("env_errors"):
-        raise RuntimeError(f"validation hit {validated['env_errors']} environment errors; rerun to retry them")
+        raise StageIncomplete(f"validation hit {validated['env_errors']} environment errors (after one retry each; the reasons "
+                              f"are in {config.out}/tasks/validation.jsonl); rerun with the same --out to retry them")
     review_flow(config)
     rollouts_flow(config)
     if config.train:

@@ -53,14 +53,20 @@ def validation_flow(config: PipelineConfig) -> dict:
     print(f"validate: {len(results)} verdicts kept, {len(todo)} tasks to validate")
     progress = ProgressArtifact("validation-progress", len(todo), "Tasks validated")
     with fanout(config) as pool, open(results_file, "a") as sink:
-        batches = [todo[i : i + config.batch] for i in range(0, len(todo), config.batch)]
-        futures = [validate_batch.submit(b, config.validation_runs) for b in batches]
-        for future in futures:
-            for r in future.result():
-                sink.write(r.model_dump_json() + "\n")
-                sink.flush()
-                results[r.task_id] = r
-                progress.advance()
+        def run(todo: list[Task], on_result) -> None:
+            batches = [todo[i : i + config.batch] for i in range(0, len(todo), config.batch)]
+            for future in [validate_batch.submit(b, config.validation_runs) for b in batches]:
+                for r in future.result():
+                    sink.write(r.model_dump_json() + "\n")  # a retry's line comes later and wins on resume
+                    sink.flush()
+                    results[r.task_id] = r
+                    on_result()
+
+        run(todo, progress.advance)
+        faulted = [t for t in todo if results[t.id].reason == "env_error"]
+        if faulted:  # an environment fault is not a verdict: each such task gets one more try before the stage ends
+            print(f"validate: {len(faulted)} environment errors; validating those tasks once more")
+            run(faulted, lambda: None)
     ordered = [results[t.id] for t in tasks if t.id in results]
     accepted = [accepted_task(t, results[t.id]) for t in tasks if t.id in results and results[t.id].accepted]
     save_tasks(accepted, wd.path("tasks", "accepted.jsonl"))
