@@ -82,11 +82,28 @@ def _nulls_for_empty(value: Any) -> Any:
 
 
 def _nested(name: str, values: list[Any]) -> pa.Array:
+    values = [_nulls_for_empty(v) for v in values]
     try:
-        return pa.array([_nulls_for_empty(v) for v in values])
+        return pa.array(values)
     except (pa.ArrowInvalid, pa.ArrowTypeError) as err:
+        mixed, texts = _as_text_where_mixed(values)
+        if mixed:  # a run's last stage does not fail on families that type one key differently: those values become text
+            print(f"dataset: column {name!r}: keys {', '.join(mixed)} mix text and numbers across families; stored as text")
+            try:
+                return pa.array(texts)
+            except (pa.ArrowInvalid, pa.ArrowTypeError) as again:
+                err = again
         raise ColumnConflict(f"column {name!r}: its values do not share one type ({err}); "
                              "give that key one type in every family") from None
+
+
+def _as_text_where_mixed(values: list[Any]) -> tuple[list[str], list[Any]]:
+    """The top-level keys of dict values whose scalars mix text and numbers, and the values with those keys as text."""
+    keys = sorted({k for v in values if isinstance(v, dict) for k in v})
+    mixed = [k for k in keys if str in (kinds := {type(v[k]) for v in values if isinstance(v, dict) and v.get(k) is not None})
+             and len(kinds) > 1 and kinds <= {str, int, float, bool}]
+    texts = [{k: (str(x) if k in mixed and x is not None else x) for k, x in v.items()} if isinstance(v, dict) else v for v in values]
+    return mixed, texts
 
 
 def table(tasks: list[Task], evidence: RunEvidence, versions: dict[str, tuple[str, str]], gymfactory_version: str) -> pa.Table:

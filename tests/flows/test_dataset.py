@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import datasets
+import pyarrow as pa
+import pytest
 
 from factory.tasks.synthesize import SynthConfig, synthesize
 from flows.dataset import export
@@ -36,3 +38,21 @@ def test_the_card_says_how_untrusted_code_ran(tmp_path, monkeypatch):
         monkeypatch.undo()
         confine._probe.cache_clear()
     assert "UNCONFINED (--unsafe-no-confinement" in card
+
+
+def test_a_key_that_mixes_text_and_numbers_across_families_is_stored_as_text_and_other_conflicts_stop():
+    from flows.dataset_columns import ColumnConflict, _nested
+
+    column = _nested("answer_context", [{"expected": 12.5, "kind": "number"}, {"expected": "Theatre Premiere", "kind": "text"}])
+    assert column.to_pylist() == [{"expected": "12.5", "kind": "number"}, {"expected": "Theatre Premiere", "kind": "text"}]
+    with pytest.raises(ColumnConflict, match="answer_context"):
+        _nested("answer_context", [{"expected": {"a": 1}}, {"expected": "x"}])
+
+
+def test_the_catalogue_lookups_answer_context_is_one_column_as_synthesized():
+    from factory.tasks.families import with_catalogue
+
+    lookups = tuple(sorted(n for n in with_catalogue() if n.endswith(".lookup")))
+    tasks = synthesize(SynthConfig(n=2 * len(lookups), seed=4, families=lookups, catalogue=True))
+    assert {type(t.answer_context["expected"]) for t in tasks} == {str}
+    assert len(pa.array([t.answer_context for t in tasks])) == len(tasks)

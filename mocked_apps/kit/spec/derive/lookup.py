@@ -73,7 +73,8 @@ class LookupValue(Family):
             instruction = say(rng, world, "How many {plural} in {app} are {state}? Answer with the number.",
                               "Count the {state} {plural} in {app} and tell me how many there are.",
                               app=self.spec.title, plural=e.display_plural.lower(), state=state.replace("_", " "))
-            ctx = {"kind": "number", "expected": float(count), "others": [], "shown": str(count), "state": state, "title": None, "tab": None}
+            ctx = {"kind": "number", "expected": str(float(count)), "others": [], "shown": str(count), "state": state, "title": None,
+                   "tab": None}  # expected is text for every kind: one dataset column across families
         else:
             tabs = dict(e.tabs) or {"Overview": tuple(f.name for f in e.fields[:4]), "All details": tuple(f.name for f in e.fields)}
             fields = [f for f in e.fields if f.type in _ANSWERABLE and f.name != e.title and any(f.name in v for v in tabs.values())]
@@ -90,7 +91,7 @@ class LookupValue(Family):
             instruction = say(rng, world, "What is the {field} of the {label} \"{title}\" in {app}? Answer with it.",
                               "Look up \"{title}\" in {app} and tell me its {field}.",
                               app=self.spec.title, field=f.display.lower(), label=e.display.lower(), title=row[e.title])
-            expected = row[f.name] if kind != "number" else float(row[f.name])
+            expected = str(row[f.name]) if kind != "number" else str(float(row[f.name]))
             ctx = {"kind": kind, "expected": expected, "others": others if kind == "text" else [],
                    "shown": shown_value(f, row[f.name]), "title": str(row[e.title]), "tab": tab if tab != next(iter(tabs)) else None,
                    "state": None}
