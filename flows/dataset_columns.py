@@ -98,12 +98,32 @@ def _nested(name: str, values: list[Any]) -> pa.Array:
 
 
 def _as_text_where_mixed(values: list[Any]) -> tuple[list[str], list[Any]]:
-    """The top-level keys of dict values whose scalars mix text and numbers, and the values with those keys as text."""
-    keys = sorted({k for v in values if isinstance(v, dict) for k in v})
-    mixed = [k for k in keys if str in (kinds := {type(v[k]) for v in values if isinstance(v, dict) and v.get(k) is not None})
-             and len(kinds) > 1 and kinds <= {str, int, float, bool}]
-    texts = [{k: (str(x) if k in mixed and x is not None else x) for k, x in v.items()} if isinstance(v, dict) else v for v in values]
-    return mixed, texts
+    """The paths (`key`, `key[].field`) whose scalars mix text and numbers across values, and the values with the
+    scalars at those paths as text."""
+    kinds: dict[tuple, set[type]] = {}
+
+    def scan(v: Any, path: tuple) -> None:
+        if isinstance(v, dict):
+            for k, x in v.items():
+                scan(x, (*path, k))
+        elif isinstance(v, list):
+            for x in v:
+                scan(x, (*path, "[]"))
+        elif v is not None:
+            kinds.setdefault(path, set()).add(type(v))
+
+    for v in values:
+        scan(v, ())
+    mixed = {p for p, ks in kinds.items() if str in ks and len(ks) > 1 and ks <= {str, int, float, bool}}
+
+    def text(v: Any, path: tuple) -> Any:
+        if isinstance(v, dict):
+            return {k: text(x, (*path, k)) for k, x in v.items()}
+        if isinstance(v, list):
+            return [text(x, (*path, "[]")) for x in v]
+        return str(v) if path in mixed and v is not None else v
+
+    return sorted(".".join(p).replace(".[]", "[]") for p in mixed), [text(v, ()) for v in values]
 
 
 def table(tasks: list[Task], evidence: RunEvidence, versions: dict[str, tuple[str, str]], gymfactory_version: str) -> pa.Table:

@@ -38,14 +38,14 @@ def _dates(text):
 
 
 def verify(final):
-    kind, expected, others = KIND, EXPECTED, OTHERS
+    is_date, is_number, expected, others = IS_DATE, IS_NUMBER, EXPECTED, OTHERS
     text = final.answer or ""
-    if kind == "date":
+    if is_date:
         got = _dates(text)
         d = date.fromisoformat(expected)
         target = (d.year, d.month, d.day)
         return {"right_value": target in got, "no_other_value": got <= {target}}
-    if kind == "number":
+    if is_number:
         got = _amounts(text)
         return {"right_value": round(float(expected), 2) in got, "no_other_value": got <= {round(float(expected), 2)}}
     low = text.lower()
@@ -114,7 +114,11 @@ class LookupValue(Family):
 
     def verifier(self, req: Requirements) -> str:
         ctx = req.answer_context
-        return _VERIFY.replace("KIND, EXPECTED, OTHERS", f"{ctx['kind']!r}, {ctx['expected']!r}, {ctx['others']!r}")
+        # the kind as booleans, not as words: a literal the verifier shares with the answer context reads to the
+        # review as a hidden answer, and "number" or "date" is in the instruction of every lookup
+        kind = ctx["kind"]
+        return _VERIFY.replace("IS_DATE, IS_NUMBER, EXPECTED, OTHERS",
+                               f"{kind == 'date'!r}, {kind == 'number'!r}, {ctx['expected']!r}, {ctx['others']!r}")
 
 
 def lookup_families(spec: AppSpec) -> list[Family]:
