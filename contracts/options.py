@@ -129,7 +129,10 @@ def config_options(model: type[M], names: dict[str, str] | None = None, exclude:
                 if not loc:  # the model's own check across fields: its message names the options
                     raise typer.BadParameter(first["msg"].removeprefix("Value error, ")) from None
                 where = shown(loc[0], loc[1]) if len(loc) > 1 and loc[0] in nested_defaults else option_name(loc[0], names)
-                raise typer.BadParameter(f"{where}: {first['msg']}") from None
+                given_value = first.get("input")
+                value = " ".join(map(str, given_value)) if isinstance(given_value, (list, tuple)) else given_value
+                msg = first["msg"][:1].lower() + first["msg"][1:]
+                raise typer.BadParameter(f"{where} {value}: {msg}" if value is not None else f"{where}: {msg}") from None
             return fn(config, **{k: v for k, v in values.items() if k not in leaves})
 
         command.__signature__ = inspect.Signature(params)

@@ -216,7 +216,9 @@ def test_an_honest_detour_is_not_collateral(manager, validated):
         detour = review_then_cancel + "\n\n_gf_detour = solve\n\n\n" + task.golden.replace("def solve(env):", "def _gf_again(env):") + (
             "\n\ndef solve(env):\n    _gf_detour(env)\n    _gf_again(env)\n")
         _drive(session, detour, task)
-        statuses = sorted(t["status"] for t in session.final().state["bank"]["transfer"])
+        final = session.final()
+        before = {t["id"] for t in final.initial_state["bank"]["transfer"]}  # the seed's own transfers (bill payments)
+        statuses = sorted(t["status"] for t in final.state["bank"]["transfer"] if t["id"] not in before)
         outcome = session.evaluate()
     finally:
         session.close()

@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 BAD = [
-    (["--tasks", "0"], "--tasks 0: input should be greater than or equal to 1"),
+    (["--tasks", "0"], "--tasks 0: input should be greater than 0"),
     (["--concurrency", "99"], "--concurrency 99: input should be less than or equal to 16"),
     (["--provider", "gpt"], "unknown provider 'gpt'"),
     (["--provider", "templat"], "unknown provider 'templat'; did you mean template?"),
