@@ -17,15 +17,20 @@ CHROMIUM_ARGS = [
 ]
 
 # Chromium keeps only the last --disable-features, so ours repeats Playwright 1.65's own list (a test
-# checks that none of Playwright's is lost) and adds the headless browser's WebUI toolbar, which
-# re-renders in a renderer of its own on every navigation (about 10 ms of CPU each) for no one.
+# checks that none of Playwright's is lost) and adds what a headless browser does for no one:
+# - the WebUI toolbar, which re-renders in a renderer of its own on every navigation (about 10 ms of CPU each);
+# - the omnibox popup's two WebUI pages (chrome://omnibox-popup.top-chrome/), a renderer per browser
+#   context that took 0.35 s of CPU per validated task;
+# - the spare renderer, which Chromium starts after each navigation for the context that navigated:
+#   with several contexts taking turns it is thrown away and started again (350 renderers for 24 tasks).
 PLAYWRIGHT_DISABLED_FEATURES = (
     "AimEnabled", "AvoidCorsURLLoaderRestartOnRedirect", "AvoidUnnecessaryBeforeUnloadCheckSync",
     "DestroyProfileOnBrowserClose", "HttpsFirstBalancedModeAutoEnable", "HttpsUpgrades", "LensOverlay", "MediaRouter",
     "NetworkTimeServiceQuerying", "OptimizationHints", "PaintHolding", "PreconnectToSearch", "TcpPortRandomizationWin",
     "ThirdPartyStoragePartitioning", "msEdgeUpdateLaunchServicesPreferredVersion", "msForceBrowserSignIn",
 )
-TOOLBAR_FEATURES = ("WebUIToolbar", "WebUIReloadButton", "InitialWebUI", "PreloadTopChromeWebUI", "WebUILocationBar")
+TOOLBAR_FEATURES = ("WebUIToolbar", "WebUIReloadButton", "InitialWebUI", "PreloadTopChromeWebUI", "WebUILocationBar",
+                    "WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "SpareRendererForSitePerProcess")
 CHROMIUM_ARGS.append("--disable-features=" + ",".join(PLAYWRIGHT_DISABLED_FEATURES + TOOLBAR_FEATURES))
 
 DESKTOP_VIEWPORT = {"width": 1280, "height": 800}

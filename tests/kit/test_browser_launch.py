@@ -50,3 +50,15 @@ def test_our_disabled_features_keep_playwrights_and_drop_the_toolbar():
     assert playwright_default, "Playwright passed no --disable-features: the comment in kit/browser.py is out of date"
     assert playwright_default <= launched, f"lost Playwright's: {sorted(playwright_default - launched)}"
     assert set(TOOLBAR_FEATURES) <= launched
+
+
+
+def test_the_browser_opens_no_browser_ui_pages():
+    """No WebUI page (the omnibox popup, the toolbar) is open beside the context's own page."""
+    with sync_playwright() as pw:
+        browser = launch_chromium(pw)
+        page = browser.new_context().new_page()
+        page.set_content("<p>page</p>")
+        targets = browser.new_browser_cdp_session().send("Target.getTargets")["targetInfos"]
+        browser.close()
+    assert [t["type"] for t in targets] == ["page"], [(t["type"], t["url"]) for t in targets]
