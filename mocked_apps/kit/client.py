@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+import time
+from typing import Any, Callable
 
 import httpx
 
@@ -37,6 +38,21 @@ class AdminClient:
 
     def health(self) -> dict:
         return self._call("GET", "/_gym/health")
+
+    def wait_until_up(self, alive: Callable[[], bool], timeout: float) -> bool:
+        """Poll the health endpoint until it answers 200 (True), `alive()` turns false or `timeout` passes (False).
+
+        One client for every poll: a new httpx client builds an SSL context (about 25 ms of CPU), and a
+        server takes dozens of polls to come up."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and alive():
+            try:
+                if self.http.get("/_gym/health", timeout=1).status_code == 200:
+                    return True
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        return False
 
     def manifest(self) -> dict:
         return self._call("GET", "/_gym/manifest")

@@ -8,10 +8,8 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-import httpx
 
 from mocked_apps.catalogue import compiled
 
@@ -19,7 +17,6 @@ from .client import AdminClient
 from .host import HostError, SharedHost, sharing_enabled
 from .ports import free_port
 from .spec.files import has_extension, is_spec
-from .server import TOKEN_HEADER
 
 
 _SECRET_PREFIXES = ("OPENAI_", "ANTHROPIC_", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "AWS_SECRET")
@@ -67,17 +64,13 @@ class AppServer:
         )
         self._proc.stdin.write(f"{self.token}\n".encode())  # the token travels on a pipe, never on a command line
         self._proc.stdin.close()
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self._proc.poll() is not None:
-                raise AppServerError(f"app server {self.app} exited with {self._proc.returncode}:\n{self.output()}")
-            try:
-                if httpx.get(f"{self.url}/_gym/health", headers={TOKEN_HEADER: self.token}, timeout=1).status_code == 200:
-                    self.admin = AdminClient(self.url, self.token)
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.05)
+        admin = AdminClient(self.url, self.token)
+        if admin.wait_until_up(lambda: self._proc.poll() is None, timeout):
+            self.admin = admin
+            return self
+        admin.close()
+        if self._proc.poll() is not None:
+            raise AppServerError(f"app server {self.app} exited with {self._proc.returncode}:\n{self.output()}")
         self.stop()
         raise AppServerError(f"app server {self.app} did not answer within {timeout:.0f}s:\n{self.output()}")
 

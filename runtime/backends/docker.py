@@ -16,16 +16,13 @@ from __future__ import annotations
 
 import secrets
 import threading
-import time
 from pathlib import Path
 
 import docker
-import httpx
 
 from contracts.errors import InputError
 from mocked_apps.kit import AdminClient, AppServerError
 from mocked_apps.kit.process import free_port
-from mocked_apps.kit.server import TOKEN_HEADER
 from mocked_apps.registry import resolve
 
 from .image import AppImage, ImageBuildError, build_image
@@ -92,19 +89,15 @@ class AppContainer:
         except docker.errors.DockerException as err:
             self.stop()
             raise DockerBackendError(f"app server {self.app}: docker: {err}") from err
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if not self.alive():
-                out = self.output()
-                self.stop()
-                raise DockerBackendError(f"app server {self.app} exited in its container:\n{out}")
-            try:
-                if httpx.get(f"{self.url}/_gym/health", headers={TOKEN_HEADER: self.token}, timeout=1).status_code == 200:
-                    self.admin = AdminClient(self.url, self.token)
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.05)
+        admin = AdminClient(self.url, self.token)
+        if admin.wait_until_up(self.alive, timeout):
+            self.admin = admin
+            return self
+        admin.close()
+        if not self.alive():
+            out = self.output()
+            self.stop()
+            raise DockerBackendError(f"app server {self.app} exited in its container:\n{out}")
         out = self.output()
         self.stop()
         raise DockerBackendError(f"app server {self.app} did not answer within {timeout:.0f}s in its container:\n{out}")
