@@ -7,6 +7,7 @@ from collections import Counter, defaultdict
 
 from prefect import flow, task
 from prefect.cache_policies import NONE
+from prefect.futures import as_completed
 from prefect.task_runners import ThreadPoolTaskRunner
 
 from contracts.taskfiles import load_tasks, save_tasks
@@ -55,7 +56,9 @@ def validation_flow(config: PipelineConfig) -> dict:
     with fanout(config) as pool, open(results_file, "a") as sink:
         def run(todo: list[Task], on_result) -> None:
             batches = [todo[i : i + config.batch] for i in range(0, len(todo), config.batch)]
-            for future in [validate_batch.submit(b, config.validation_runs) for b in batches]:
+            # as each batch ends, not in submission order: a batch that waits long for a browser slot must not
+            # hold back the verdicts of those that finished after it (they are on disk for a resume at once)
+            for future in as_completed([validate_batch.submit(b, config.validation_runs) for b in batches]):
                 for r in future.result():
                     sink.write(r.model_dump_json() + "\n")  # a retry's line comes later and wins on resume
                     sink.flush()
