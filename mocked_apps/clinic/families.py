@@ -96,7 +96,7 @@ class BookSlot(_Booking):
         rows = project(world)
         me = rows["patient"][0]
         day = rng.choice(_days(world))
-        choices = [(s, d) for s, d in free_times(world, day, carrier=me["carrier"], rows=rows) if d["specialty"] in _specialties_for(me)]
+        choices = [(s, d) for s, d in free_times(world, day, carrier=me["carrier"], rows=rows, patient=me["id"]) if d["specialty"] in _specialties_for(me)]
         choice = pick(rng, choices)
         if choice is None:
             return None
@@ -123,10 +123,10 @@ class EarliestInNetwork(_Booking):
         for patient in rows["patient"]:
             for day in _days(world):
                 for specialty in _specialties_for(patient):
-                    ours = free_times(world, day, specialty, patient["carrier"], rows)
+                    ours = free_times(world, day, specialty, patient["carrier"], rows, patient=patient["id"])
                     if not ours or sum(s == ours[0][0] for s, _ in ours) > 1:
                         continue  # nothing in network, or two doctors free at the same earliest time
-                    every = free_times(world, day, specialty, rows=rows)
+                    every = free_times(world, day, specialty, rows=rows, patient=patient["id"])
                     (traps if every[0][1]["id"] != ours[0][1]["id"] else plain).append((patient, specialty, ours[0]))
         choice = pick(rng, traps) or pick(rng, plain)
         if choice is None:

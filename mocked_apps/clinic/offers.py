@@ -4,12 +4,12 @@ families write their ground truth from here, so a task agrees with the app it ru
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from contracts.world import World
 
 from .projection import project
-from .rules import accepts, cancel_terms, free_slots
+from .rules import accepts, cancel_terms, free_slots, patient_clash
 
 __all__ = ["Visit", "free_times", "near_threshold", "upcoming", "when_text"]
 
@@ -35,13 +35,17 @@ def _dt(value) -> datetime:
 
 
 def free_times(world: World, day: date, specialty: str | None = None, carrier: str = "", rows: dict | None = None,
-               ignore: int | None = None) -> list[tuple[datetime, dict]]:
-    """(slot start, doctor row) of every free slot on `day`, of a specialty and in a carrier's network when given, by time."""
+               ignore: int | None = None, patient: int | None = None) -> list[tuple[datetime, dict]]:
+    """(slot start, doctor row) of every free slot on `day`, of a specialty and in a carrier's network when given, by time;
+    with `patient` (an id), only the slots that patient can book: none overlapping their own booked appointments."""
     rows = rows or project(world)
     out = []
     for d in rows["doctor"]:
         if (specialty is None or d["specialty"] == specialty) and accepts(d, carrier):
-            out += [(s, d) for s in free_slots(d, day, world.scenario.clock, rows["appointment"], ignore=ignore)]
+            for s in free_slots(d, day, world.scenario.clock, rows["appointment"], ignore=ignore):
+                end = s + timedelta(minutes=d["slot_minutes"])
+                if patient is None or patient_clash(patient, s, end, rows["appointment"]) is None:
+                    out.append((s, d))
     return sorted(out, key=lambda x: (x[0], x[1]["id"]))
 
 

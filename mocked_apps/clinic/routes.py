@@ -17,7 +17,7 @@ from mocked_apps.kit import Gym, GymDep
 
 from . import patients, visits
 from .models import Appointment, Clinic, Doctor, Patient
-from .rules import CARRIERS, REASONS, SPECIALTIES, accepts, bookable_days, free_slots
+from .rules import CARRIERS, REASONS, SPECIALTIES, accepts, bookable_days, free_slots, patient_clash
 
 router = APIRouter()
 router.include_router(visits.router)
@@ -136,7 +136,7 @@ def book_errors(gym: Gym, doctor: Doctor | None, start: datetime | None, values:
         errors["insurance"] = f"{doctor.name} does not take {insurance}: choose self-pay ({doctor.fee:,.2f}) or another doctor."
     if patient is not None and "patient" not in errors:
         end = start + timedelta(minutes=doctor.slot_minutes)
-        clash = next((a for a in live_appointments(gym) if a.patient_id == patient.id and a.start < end and start < a.end), None)
+        clash = patient_clash(patient.id, start, end, live_appointments(gym))
         if clash is not None:
             errors["patient"] = f"{patient.name} already has an appointment at {clash.start:%H:%M} that day."
     return errors

@@ -13,7 +13,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any, Iterable
 
 __all__ = ["BOOKING_DAYS", "CARRIERS", "FREE_CANCEL_HOURS", "MIN_NOTICE", "ONLINE_CANCEL_HOURS", "REASONS", "SPECIALTIES",
-           "RELATIONSHIPS", "accepts", "bookable_days", "can_reschedule", "cancel_terms", "free_slots", "patient_errors", "slots", "taken_elsewhere"]
+           "RELATIONSHIPS", "accepts", "bookable_days", "can_reschedule", "cancel_terms", "free_slots", "patient_clash", "patient_errors", "slots", "taken_elsewhere"]
 
 SPECIALTIES = ("Primary care", "Dentist", "Dermatologist", "Eye doctor", "Pediatrician", "Physical therapist")
 """What patients search by."""
@@ -98,6 +98,12 @@ def free_slots(doctor: Any, day: date, now: datetime, appointments: Iterable[Any
             continue
         out.append(s)
     return out
+
+
+def patient_clash(patient_id: int, start: datetime, end: datetime, appointments: Iterable[Any]) -> Any | None:
+    """The patient's booked appointment that overlaps [start, end), if any: the app books no one twice at once."""
+    return next((a for a in appointments if _get(a, "patient_id") == patient_id and _get(a, "status") == "booked"
+                 and _dt(_get(a, "start")) < end and start < _dt(_get(a, "end"))), None)
 
 
 def cancel_terms(start: datetime, now: datetime, late_fee: float) -> tuple[bool, float, str]:
