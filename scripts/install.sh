@@ -5,10 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Debian packages: the browser; bubblewrap and the system python3 that confine untrusted code
+# Debian packages: the browser and its headless shell; bubblewrap and the system python3 that confine untrusted code
 # (verifiers, golden code, the agent's shell); util-linux gives prlimit.
 APT=()
 command -v chromium >/dev/null 2>&1 || APT+=(chromium)
+# Chromium's headless shell: what every headless launch uses (about half the browser's CPU of chromium itself)
+[ -x /usr/lib/chromium/chromium-headless-shell ] || APT+=(chromium-headless-shell)
 command -v bwrap >/dev/null 2>&1 || APT+=(bubblewrap)
 [ -x /usr/bin/python3 ] || APT+=(python3)
 command -v prlimit >/dev/null 2>&1 || APT+=(util-linux)

@@ -50,11 +50,20 @@ class BrowserNotFound(RuntimeError):
     """No Chromium to launch; the message says how to install one."""
 
 
+HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell"
+
+
 def chromium_path() -> str:
-    """`GYMFACTORY_CHROMIUM`, else Debian's /usr/bin/chromium."""
-    path = os.environ.get("GYMFACTORY_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    """`GYMFACTORY_CHROMIUM`, else Debian's headless shell (package chromium-headless-shell), else its chromium.
+
+    The headless shell is Chromium without the browser's own UI: on the validation of 48 tasks it took
+    56 s of CPU where /usr/bin/chromium took 106 s (the browser process alone 16 s against 46 s), for the
+    same pages and the same verdicts. Every launch here is headless, so it is the default."""
+    path = os.environ.get("GYMFACTORY_CHROMIUM")
+    if not path:
+        path = HEADLESS_SHELL if os.access(HEADLESS_SHELL, os.X_OK) else shutil.which("chromium") or "/usr/bin/chromium"
     if not os.path.exists(path):
-        raise BrowserNotFound(f"no Chromium at {path}: run scripts/install.sh (apt-get install -y chromium)")
+        raise BrowserNotFound(f"no Chromium at {path}: run scripts/install.sh (apt-get install -y chromium chromium-headless-shell)")
     return path
 
 

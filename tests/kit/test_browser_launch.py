@@ -62,3 +62,13 @@ def test_the_browser_opens_no_browser_ui_pages():
         targets = browser.new_browser_cdp_session().send("Target.getTargets")["targetInfos"]
         browser.close()
     assert [t["type"] for t in targets] == ["page"], [(t["type"], t["url"]) for t in targets]
+
+
+def test_the_default_browser_is_the_headless_shell(monkeypatch):
+    """scripts/install.sh installs chromium-headless-shell, and every launch is headless: it is the default."""
+    from mocked_apps.kit.browser import HEADLESS_SHELL
+
+    monkeypatch.delenv("GYMFACTORY_CHROMIUM", raising=False)
+    assert chromium_path() == HEADLESS_SHELL
+    monkeypatch.setenv("GYMFACTORY_CHROMIUM", "/usr/bin/chromium")
+    assert chromium_path() == "/usr/bin/chromium"
