@@ -51,7 +51,7 @@ def _run(config: PipelineConfig, verbose: bool) -> None:
     from flows.artifacts import listen
     from flows.pipeline import StageIncomplete, pipeline
 
-    console.print(f"[bold]gymfactory run[/bold] -> {out}  (Prefect UI: set PREFECT_API_URL to watch; see README)")
+    console.print(f"[bold]gymfactory run[/bold] -> {out}  (Prefect UI: set PREFECT_API_URL to watch; see README)", soft_wrap=True)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console) as bars:
         shown: dict[str, int] = {}
 
@@ -75,7 +75,7 @@ def _run(config: PipelineConfig, verbose: bool) -> None:
                        "`prefect server start`; nothing was lost, rerun with the same --out to resume", err=True)
             raise typer.Exit(1) from None
     _summary(report)
-    console.print(f"report: {out / 'report.md'}  dataset: {out / 'dataset'}")
+    console.print(f"report: {out / 'report.md'}  dataset: {out / 'dataset'}", soft_wrap=True)
     broken = [a for stage in ("rollouts", "rollouts_trained") for a in report["stages"].get(stage, {}).get("agents", [])
               if a["attempts"] and a["env_errors"] == a["attempts"]]
     if broken:  # nothing was measured for these agents: the run failed, whatever else it made

@@ -68,7 +68,7 @@ def rollout_command(
 
     run = run or f"{agent}-{datetime.now():%Y%m%d-%H%M%S}-{secrets.token_hex(2)}"
     trajectories = TrajectoryStore(store) if store else TrajectoryStore()
-    console.print(f"run [bold]{run}[/bold] -> {trajectories.url}")
+    console.print(f"run [bold]{run}[/bold] -> {trajectories.url}", soft_wrap=True)  # paths and commands stay whole, to copy
     total = len(task_list) * attempts
     with Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -95,10 +95,10 @@ def rollout_command(
             trajectories.close()
     console.print(summary_table(report))
     console.print(f"results: {len(report.results)} attempts of run {run} in {trajectories.url}; screenshots and final states in "
-                  f"{objects}\nreplay them: gymfactory dashboard --store {trajectories.url}")
+                  f"{objects}\nreplay them: gymfactory dashboard --store {trajectories.url}", soft_wrap=True)
     resumed = sum(r.resumed for r in report.results)
     if resumed:
-        console.print(f"resumed run {run}: {resumed} attempt(s) finished earlier were kept, not redone")
+        console.print(f"resumed run {run}: {resumed} attempt(s) finished earlier were kept, not redone", soft_wrap=True)
     errors = [r for r in report.results if r.status == "env_error"]
     for r in errors[:5]:
         console.print(f"[yellow]env_error[/] {r.task_id} (attempt {r.attempt_id}): {r.error}")

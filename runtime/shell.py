@@ -30,7 +30,7 @@ MAX_WORKSPACE_FILES = 2000
 MAX_READ_BYTES = 8 << 20
 WORKSPACE_CRITERION = "workspace_within_limits"
 INSIDE = "/workspace"
-_POLL_S = 0.2
+_POLL_S = 0.05  # how often a running command's workspace is measured: what it can write past the cap in one interval
 _PROXY_VARS = ("http_proxy", "https_proxy", "all_proxy", "no_proxy", "ftp_proxy")
 
 

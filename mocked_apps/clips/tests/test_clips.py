@@ -11,6 +11,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from contracts.scoring import Final
 from mocked_apps.kit.testing import Client, browser_pages, served
@@ -126,7 +127,7 @@ def test_main_flow_in_a_real_browser_at_both_sizes(clips):
             page.keyboard.press("Enter")
             page.get_by_role("link", name=title, exact=True).click()
             page.get_by_role("button", name="Like", exact=True).click()
-            assert page.get_by_role("button", name="Liked", exact=True).is_visible(), form_factor
+            expect(page.get_by_role("button", name="Liked", exact=True)).to_be_visible()  # waits: the liked page may still be loading
             page.get_by_role("link", name="Share", exact=True).click()
             page.get_by_label("Ann Matthews").check()
             page.get_by_label("Message").fill(f"from {form_factor}")
