@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import time
 
 from prefect import flow, task
@@ -81,14 +82,18 @@ def rollouts_flow(config: PipelineConfig, tasks_file: str = "tasks/reviewed.json
     TrajectoryStore(store_url).close()  # create the tables once, before batches open it from several threads
     by_agent: dict[str, list[AttemptResult]] = {}
     with fanout(config) as pool:
+        submitted = []  # every agent's batches at once: the golden sample alone is too few batches to fill the slots
         for agent in agents:
             mine = _sample(tasks, config.golden_sample if agent == "golden" else config.baseline_sample if is_baseline(agent) else None)
             progress = ProgressArtifact(f"{stage}-{agent}-progress", len(mine), f"Tasks attempted by {agent}")
-            batches = [mine[i : i + config.batch] for i in range(0, len(mine), config.batch)]
+            size = max(1, min(config.batch, math.ceil(len(mine) / config.concurrency)))  # at least one batch per slot
+            batches = [mine[i : i + size] for i in range(0, len(mine), size)]
             steps = max(config.max_steps, 60) if agent == "golden" else config.max_steps  # the oracle runs to its end
             run = f"{stage}-{agent}-{Workdir.fingerprint([inputs[0], config.attempts, steps, model])}"  # same work -> same run
             shots = config.screenshots and not is_baseline(agent)  # the difficulty filter's reference leaves nothing to replay
             futures = [rollout_batch.submit(b, agent, config.attempts, steps, store_url, model, run, shots) for b in batches]
+            submitted.append((agent, futures, batches, progress))
+        for agent, futures, batches, progress in submitted:
             results: list[AttemptResult] = []
             for f, b in zip(futures, batches):
                 results.extend(f.result())
