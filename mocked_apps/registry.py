@@ -114,12 +114,15 @@ def available() -> dict[str, str]:
 
 
 def resolve(ref: str) -> str:
-    """A name, module or folder -> something `load_package` takes; did-you-mean on a typo."""
+    """A name, module or folder -> something `load_package` takes; did-you-mean on a typo.
+
+    A registered name wins over a folder of that name in the working directory (`gymfactory run` in a folder
+    that holds a `notes/` must still serve the notes app); `./notes` or any path with a slash is the folder."""
+    apps = available()
+    if ref in apps and "/" not in ref:
+        return apps[ref]
     if Path(ref).is_dir():
         return str(Path(ref).resolve())
-    apps = available()
-    if ref in apps:
-        return apps[ref]
     if "." in ref:
         return ref
     return apps[check_name("app", ref, apps, UnknownApp)]
