@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+import threading
 from pathlib import Path
 from typing import Optional
 
@@ -67,6 +69,10 @@ def rollout_command(
         raise typer.BadParameter(str(err), param_hint="--agent/--model") from None
 
     run = run or f"{agent}-{datetime.now():%Y%m%d-%H%M%S}-{secrets.token_hex(2)}"
+    if threading.current_thread() is threading.main_thread():
+        # Ctrl-C stops the rollout even when this process was started with SIGINT ignored (a parent's SIG_IGN is
+        # inherited, and Python then installs no KeyboardInterrupt; pytest-xdist's workers are such parents)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     trajectories = TrajectoryStore(store) if store else TrajectoryStore()
     console.print(f"run [bold]{run}[/bold] -> {trajectories.url}", soft_wrap=True)  # paths and commands stay whole, to copy
     total = len(task_list) * attempts
