@@ -132,6 +132,8 @@ class _Killer(threading.Thread):
                 continue
             worker = next(w for w in pool.workers if w.info.node_ip == self.cluster.workers[0].ip)
             self.orphans = psutil.Process(worker.info.pid).children(recursive=True)  # app servers, browser, ...
+            if not self.orphans:
+                continue  # the two open attempts are the other worker's: wait until this one holds one too
             self.cluster.kill_worker(0)
             self.killed_at = time.monotonic()
             return
