@@ -6,14 +6,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian packages: the browser and its headless shell; bubblewrap and the system python3 that confine untrusted code
-# (verifiers, golden code, the agent's shell); util-linux gives prlimit.
+# (verifiers, golden code, the agent's shell); util-linux gives prlimit and setpriv.
 APT=()
 command -v chromium >/dev/null 2>&1 || APT+=(chromium)
 # Chromium's headless shell: what every headless launch uses (about half the browser's CPU of chromium itself)
 [ -x /usr/lib/chromium/chromium-headless-shell ] || APT+=(chromium-headless-shell)
 command -v bwrap >/dev/null 2>&1 || APT+=(bubblewrap)
 [ -x /usr/bin/python3 ] || APT+=(python3)
-command -v prlimit >/dev/null 2>&1 || APT+=(util-linux)
+{ command -v prlimit && command -v setpriv; } >/dev/null 2>&1 || APT+=(util-linux)
 # Scale-out engines, run for real by the tests: PostgreSQL (the shared trajectory store; the tests start a
 # throwaway cluster) and Docker (the docker backend; the tests start their own dockerd).
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || APT+=(postgresql)
