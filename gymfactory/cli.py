@@ -80,12 +80,25 @@ def build() -> typer.Typer:
     )
     for name in COMMAND_MODULES:  # every listed module exists: a missing one is an ImportError, never hidden
         importlib.import_module(name).register(root)
-    bench = typer.Typer(help="Benchmarks: the speed and memory targets in docs/architecture.md.", no_args_is_help=True)
-    for name, path in BENCH_MODULES.items():
-        module = importlib.import_module(path)
-        bench.command(name, help=inspect.getdoc(module))(module.main)
+    bench = typer.Typer(cls=_Benches, help="Benchmarks: the speed and memory targets in docs/architecture.md.", no_args_is_help=True)
     root.add_typer(bench, name="bench")
     return root
+
+
+class _Benches(TyperGroup):
+    """`gymfactory bench NAME`: a benchmark's module (some import torch, 1.3 s) is imported only when it is named
+    (or listed by `gymfactory bench --help`), not at every start of the command."""
+
+    def list_commands(self, ctx) -> list[str]:
+        return list(BENCH_MODULES)
+
+    def get_command(self, ctx, name: str):
+        if name not in BENCH_MODULES:
+            return None
+        module = importlib.import_module(BENCH_MODULES[name])
+        one = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+        one.command(name, help=inspect.getdoc(module))(module.main)
+        return typer.main.get_command(one)
 
 
 def main() -> None:

@@ -14,9 +14,7 @@ console = Console()
 
 
 def register(root: typer.Typer) -> None:
-    from . import agent  # noqa: F401 - registers the `policy` agent for `gymfactory rollout --agent policy`
-
-    root.command("train")(train_command)
+    root.command("train")(train_command)  # the `policy` agent is in runtime.agents.registry, loaded (torch) when used
 
 
 @config_options(TrainConfig)
