@@ -27,6 +27,7 @@ from pathlib import Path
 
 import httpx
 
+from . import lifeline
 from .package import load_package
 from .ports import free_port
 from .server import create_server
@@ -106,11 +107,14 @@ def main(argv: list[str] | None = None) -> None:
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--port", type=int, required=True)
+    parser.add_argument(lifeline.FLAG, action="store_true", help="stop when standard input ends after the token (the parent died)")
     args = parser.parse_args(argv)
-    token = sys.stdin.readline().strip()
+    token = sys.stdin.buffer.readline().decode().strip()
     if len(token) < 16:
         parser.error("the host token (16+ characters) must be the first line of standard input")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    if args.stop_with_parent:
+        lifeline.watch_stdin()
     control, hosted = _host_app(token)
     try:
         uvicorn.run(control, host="127.0.0.1", port=args.port, log_level="warning", access_log=False)
@@ -132,11 +136,11 @@ class SharedHost:
         self.port = free_port()
         self._log = tempfile.TemporaryFile()
         env = {k: v for k, v in os.environ.items() if not k.startswith(_SECRET_PREFIXES)}
-        self.proc = subprocess.Popen([sys.executable, "-m", "mocked_apps.kit.host", "--port", str(self.port)],
+        self.proc = subprocess.Popen([sys.executable, "-m", "mocked_apps.kit.host", "--port", str(self.port), lifeline.FLAG],
                                      stdin=subprocess.PIPE, stdout=self._log, stderr=subprocess.STDOUT,
                                      start_new_session=True, env={**env, "PYTHONUNBUFFERED": "1"})
         self.proc.stdin.write(f"{self.token}\n".encode())
-        self.proc.stdin.close()
+        self.proc.stdin.flush()  # and kept open: the host stops when it closes, with this process (lifeline)
         self.http = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", headers={HOST_TOKEN_HEADER: self.token}, timeout=60)
         self.apps: set[int] = set()
         deadline = time.monotonic() + 60
@@ -206,6 +210,8 @@ class SharedHost:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.kill()
+        if self.proc.stdin:
+            self.proc.stdin.close()
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from mocked_apps.catalogue import compiled
 
+from . import lifeline
 from .client import AdminClient
 from .host import HostError, SharedHost, sharing_enabled
 from .ports import free_port
@@ -54,7 +55,7 @@ class AppServer:
     def start(self, timeout: float = 60.0) -> "AppServer":
         self.port = free_port()
         self._log = tempfile.TemporaryFile()
-        cmd = [sys.executable, "-m", "mocked_apps.kit", "--app", self.app, "--port", str(self.port)]
+        cmd = [sys.executable, "-m", "mocked_apps.kit", "--app", self.app, "--port", str(self.port), lifeline.FLAG]
         if self.data_dir:
             cmd += ["--data", str(self.data_dir)]
         env = {k: v for k, v in os.environ.items() if not k.startswith(_SECRET_PREFIXES)}
@@ -63,7 +64,7 @@ class AppServer:
             env={**env, "PYTHONUNBUFFERED": "1"},
         )
         self._proc.stdin.write(f"{self.token}\n".encode())  # the token travels on a pipe, never on a command line
-        self._proc.stdin.close()
+        self._proc.stdin.flush()  # and the pipe stays open: the server stops when it closes, with this process (lifeline)
         admin = AdminClient(self.url, self.token)
         if admin.wait_until_up(lambda: self._proc.poll() is None, timeout):
             self.admin = admin
@@ -105,6 +106,8 @@ class AppServer:
             except subprocess.TimeoutExpired:
                 os.killpg(self._proc.pid, signal.SIGKILL)
                 self._proc.wait()
+        if self._proc and self._proc.stdin:
+            self._proc.stdin.close()  # its lifeline (see lifeline.py), the last end of the pipe
         self._proc = None
 
     def restart(self, timeout: float = 60.0) -> "AppServer":
