@@ -1,4 +1,4 @@
-"""The drive app over real HTTP (a real server process) and in real Chromium.
+"""The drive app over real HTTP (a real server process); in real Chromium: test_drive_browser.py.
 
 The default seed is the projection of the default world: the tests pick the files they need from the state by
 their properties (an invoice, a table with an Amount column, a colleague's document), never by a name typed here."""
@@ -17,7 +17,8 @@ from mocked_apps.kit import AppServer
 
 from mocked_apps.drive.projection import project
 
-SHOTS = Path("/tmp/gf")
+from .drive_client import Drive, grid
+
 IDENTITY = json.loads((Path(__file__).parents[1] / "seed.json").read_text())["seed"]["_identity"][0]
 ME = IDENTITY["email"]
 
@@ -26,71 +27,6 @@ ME = IDENTITY["email"]
 def server():
     with AppServer("mocked_apps.drive") as srv:
         yield srv
-
-
-class Drive:
-    """One fresh instance of the drive: GET/POST by path, and its state dump."""
-
-    def __init__(self, server: AppServer):
-        self.server = server
-        self.id = server.admin.create()["instance_id"]
-        self.base = f"{server.url}/i/{self.id}"
-        self.http = httpx.Client(base_url=self.base, timeout=30)
-
-    def get(self, path: str) -> httpx.Response:
-        response = self.http.get(path)
-        assert response.status_code == 200, (path, response.text[:500])
-        return response
-
-    def post(self, path: str, **data) -> httpx.Response:
-        response = self.http.post(path, data=data)
-        assert response.status_code == 303, (path, response.status_code, response.text[:500])
-        return response
-
-    def refuse(self, path: str, **data) -> str:
-        """POST a form the drive must refuse: the form again (422) with a field error; the error's text."""
-        response = self.http.post(path, data=data)
-        assert response.status_code == 422, (path, response.status_code)
-        match = re.search(r'<p class="field-error" id="([a-z_]+)-error" role="alert">([^<]+)</p>', response.text)
-        assert match and f'aria-describedby="{match[1]}-error"' in response.text, response.text[-800:]
-        return match[2]
-
-    def state(self) -> dict:
-        return self.server.admin.state(self.id)
-
-    def file(self, name: str) -> dict:
-        (row,) = [f for f in self.state()["file"] if f["name"] == name]
-        return row
-
-    def folder(self, name: str) -> dict:
-        (row,) = [f for f in self.state()["folder"] if f["name"] == name]
-        return row
-
-    def files(self, kind: str | None = None, **where) -> list[dict]:
-        """The files not in the trash, of `kind` if given, whose fields equal `where`'s."""
-        return [f for f in self.state()["file"] if not f["trashed"] and kind in (None, f["kind"])
-                and all(f[k] == v for k, v in where.items())]
-
-    def invoices(self) -> list[tuple[dict, dict]]:
-        """(invoice, its file) for every invoice, in id order."""
-        files = {f["id"]: f for f in self.state()["file"]}
-        return [(inv, files[inv["file_id"]]) for inv in self.state()["invoice"]]
-
-    def table_with(self, column: str) -> dict:
-        """The first table (not trashed) with a `column` column and at least two rows."""
-        return next(f for f in self.files("table") if column in _grid(f)[0] and len(_grid(f)[1]) >= 2)
-
-    def top_folders(self) -> list[dict]:
-        return [f for f in self.state()["folder"] if f["parent_id"] is None]
-
-    def path(self, folder_id: int | None) -> list[str]:
-        """The names of the folders from the top of My Drive down to `folder_id`."""
-        folders = {f["id"]: f for f in self.state()["folder"]}
-        names = []
-        while folder_id is not None:
-            names.insert(0, folders[folder_id]["name"])
-            folder_id = folders[folder_id]["parent_id"]
-        return names
 
 
 @pytest.fixture
@@ -138,11 +74,6 @@ class _Page(HTMLParser):
         return [c for c in self.controls if c not in self.labels]
 
 
-def _grid(file: dict) -> tuple[list[str], list[list[str]]]:
-    data = json.loads(file["content"])
-    return data["columns"], data["rows"]
-
-
 def _names_in(page: httpx.Response) -> str:
     return re.sub(r"\s+", " ", page.text)
 
@@ -163,7 +94,7 @@ def test_default_seed_is_a_lived_in_drive(drive):
     assert {i["status"] for i in state["invoice"]} >= {"paid", "unpaid"}
     for file in state["file"]:
         if file["kind"] == "table":
-            columns, rows = _grid(file)
+            columns, rows = grid(file)
             assert columns and all(len(r) == len(columns) for r in rows), file["name"]
     live = [f["name"] for f in state["file"] if not f["trashed"]]
     assert len(live) == len(set(live))  # a name finds one file
@@ -215,8 +146,8 @@ def test_projection_of_any_world_uses_its_people_money_and_dates():
     people = {p.email for p in world.people}
     assert {s["email"] for s in rows["share"]} <= people and {f["owner_email"] for f in rows["file"]} <= people
     assert "- Pay DD-7 (Desk Depot, 300.00 USD) by April 20, 2026 - overdue" in names["To-do this week"]["content"]
-    assert _grid(names["Vendor contacts"])[1] == [["Desk Depot", "Rui Sousa", "rui@desk.example", "furniture"]]
-    assert [r[0] for r in _grid(names["Team directory"])[1]] == ["Kim Lee", "Ola Berg"]
+    assert grid(names["Vendor contacts"])[1] == [["Desk Depot", "Rui Sousa", "rui@desk.example", "furniture"]]
+    assert [r[0] for r in grid(names["Team directory"])[1]] == ["Kim Lee", "Ola Berg"]
     assert names["Plan (old copy)"]["trashed"] and names["Plan (old copy)"]["content"] == "Ship it."
     assert project(world) == rows and project(world.model_copy(update={"id": "other"})) != rows  # seeded by the world's id
 
@@ -285,7 +216,7 @@ def test_create_folder_document_and_table(drive):
     assert (doc["kind"], doc["folder_id"], doc["owner_email"], doc["content"]) == ("doc", folder["id"], ME, "Receipts\nInvoices")
     drive.post("/new", kind="table", name="Mileage", folder="", columns="Date, Km", rows="2")
     table = drive.file("Mileage")
-    assert table["folder_id"] is None and _grid(table) == (["Date", "Km"], [["", ""], ["", ""]])
+    assert table["folder_id"] is None and grid(table) == (["Date", "Km"], [["", ""], ["", ""]])
     assert "Tax checklist" in drive.get(f"/folder/{folder['id']}").text and "Mileage" in drive.get("/").text
     # times move on with every change, so creation order shows in the dump
     assert doc["created_at"] > folder["created_at"] and table["created_at"] > doc["created_at"]
@@ -303,7 +234,7 @@ def test_edit_document_text(drive):
 
 def test_edit_table_cells_rows_and_columns(drive):
     table = drive.table_with("Amount")
-    columns, rows = _grid(table)
+    columns, rows = grid(table)
     amount = columns.index("Amount")
     width = len(columns)
     edit = drive.get(f"/file/{table['id']}/edit").text
@@ -311,18 +242,18 @@ def test_edit_table_cells_rows_and_columns(drive):
     cells = [v for r in rows for v in r]
     cells[1 * width + amount] = "2750.00"  # Row 2, Amount
     drive.post(f"/file/{table['id']}/table", column=columns, cell=cells, op="save")
-    columns2, rows2 = _grid(drive.file(table["name"]))
+    columns2, rows2 = grid(drive.file(table["name"]))
     assert rows2[1] == rows[1][:amount] + ["2750.00"] + rows[1][amount + 1:] and len(rows2) == len(rows)
     total = sum(float(r[amount]) for r in rows2)
     assert f"{total:,.2f}" in drive.get(f"/file/{table['id']}").text  # the column total follows the edit
     drive.post(f"/file/{table['id']}/table", column=columns2, cell=[v for r in rows2 for v in r], op="add_row")
     drive.post(f"/file/{table['id']}/table", column=columns2, cell=[v for r in rows2 for v in r] + [""] * width,
                op="add_column", new_column="Spent")
-    columns3, rows3 = _grid(drive.file(table["name"]))
+    columns3, rows3 = grid(drive.file(table["name"]))
     assert columns3 == columns + ["Spent"] and len(rows3) == len(rows) + 1 and rows3[-1] == [""] * (width + 1)
     drive.post(f"/file/{table['id']}/table", column=columns3, cell=[v for r in rows3 for v in r], op="delete_row:1")
     drive.post(f"/file/{table['id']}/table", column=columns3, cell=[v for r in rows3[1:] for v in r], op=f"delete_column:{width + 1}")
-    columns4, rows4 = _grid(drive.file(table["name"]))
+    columns4, rows4 = grid(drive.file(table["name"]))
     assert columns4 == columns and rows4[0] == rows2[1] and len(rows4) == len(rows)
 
 
@@ -431,7 +362,7 @@ def test_search_by_name_and_by_content(drive):
     assert "No files match" in drive.get("/search?q=zebra-unicorn").text
     assert "No files match" in drive.get("/search?q=columns").text  # a table's JSON keys are not its text
     table = drive.table_with("Amount")
-    cell = _grid(table)[1][0][1]  # the first row's second cell
+    cell = grid(table)[1][0][1]  # the first row's second cell
     assert table["name"] in drive.get(f"/search?q={cell}").text  # but its cells are
 
 
@@ -465,86 +396,6 @@ def test_same_requests_same_dump_and_reset(server):
         assert d.state() == initial
         d.http.close()
     assert dumps[0] == dumps[1]
-
-
-# ---- in a real browser -----------------------------------------------------------------
-def test_browser_desktop_and_phone_rename_through_the_ui(server):
-    from playwright.sync_api import expect, sync_playwright
-
-    from mocked_apps.kit.browser import context_options, launch_chromium
-
-    drive = Drive(server)
-    table = drive.table_with("Amount")
-    columns, rows = _grid(table)
-    folders = drive.path(table["folder_id"])
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        try:
-            for form_factor, new_name in [("desktop", f"{table['name']} (final)"), ("mobile", f"{table['name']} v2")]:
-                context = browser.new_context(**context_options(form_factor))
-                page = context.new_page()
-                errors: list[str] = []
-                page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-                page.on("pageerror", lambda e: errors.append(str(e)))
-                page.goto(drive.base + "/")
-                page.screenshot(path=str(SHOTS / f"drive-{form_factor}-home.png"), full_page=True)
-                page.get_by_role("link", name=folders[0], exact=True).first.click()
-                for name in folders[1:]:
-                    page.get_by_role("link", name=name, exact=True).click()
-                page.get_by_role("link", name=re.compile("^" + re.escape(table["name"]) + r"( \(final\))?$")).click()
-                page.screenshot(path=str(SHOTS / f"drive-{form_factor}-table.png"), full_page=True)
-                page.get_by_role("link", name="Rename", exact=True).click()
-                page.get_by_label("New name").fill(new_name)
-                page.get_by_role("button", name="Rename", exact=True).click()
-                expect(page.get_by_role("heading", level=1)).to_contain_text(new_name)
-                expect(page.get_by_role("status")).to_contain_text("Renamed")
-                width = page.evaluate("document.documentElement.scrollWidth")
-                assert width <= context_options(form_factor).get("viewport", {"width": 1280})["width"]
-                page.get_by_role("link", name="Edit", exact=True).click()
-                assert page.get_by_label("Row 2, Amount").input_value() == rows[1][columns.index("Amount")]
-                page.screenshot(path=str(SHOTS / f"drive-{form_factor}-edit.png"), full_page=True)
-                assert drive.file(new_name)["kind"] == "table"
-                assert errors == []
-                context.close()
-        finally:
-            browser.close()
-    drive.http.close()
-
-
-# ---- as a new user tries it: sizes, grid, multi-select, preview ------------------------------------------------
-def test_browser_sizes_grid_multi_select_and_preview(server):
-    from playwright.sync_api import expect
-
-    from mocked_apps.kit.testing import Client, browser_pages
-
-    with Client(server) as app, browser_pages(("desktop",)) as pages:
-        invoices = next(f for f in app.state()["folder"] if f["name"] == "Invoices")
-        before = {f["name"]: f for f in app.state()["file"]}
-        numbers = [i["number"] for i in app.state()["invoice"]]
-        first, second, third = (f"{n}.pdf" for n in numbers[:3])
-        shown = app.state()["invoice"][1]
-        for _, page in pages:
-            page.goto(app.url(f"/folder/{invoices['id']}"))
-            row = page.locator("table.files tr").filter(has=page.get_by_role("link", name=first, exact=True))
-            assert row.locator("td.size").inner_text() == f"{before[first]['size_kb']} KB"
-            page.get_by_role("link", name="Grid view").click()
-            expect(page.locator("li.tile:not(.folder-tile)")).to_have_count(sum(
-                f["folder_id"] == invoices["id"] and not f["trashed"] for f in before.values()))
-            page.get_by_label(f"Select {second}").check()
-            page.get_by_label(f"Select {third}").check()
-            page.get_by_role("button", name="Star", exact=True).click()
-            assert page.get_by_role("status").inner_text() == "2 files starred" and "view=grid" in page.url
-            page.get_by_role("link", name=f"Preview {second}").click()
-            preview = page.get_by_role("region", name=f"Preview of {second}").inner_text()
-            assert f"INVOICE {shown['number']}" in preview and f"Total due ({shown['currency']}): {shown['amount']:,.2f}" in preview
-            with page.expect_download() as download:
-                page.get_by_role("link", name="Download", exact=True).click()
-            assert download.value.suggested_filename == second
-            assert Path(download.value.path()).read_bytes().startswith(b"%PDF-1.4")
-        assert pages.errors == []
-        starred = {f["name"] for f in app.state()["file"] if f["starred"]}
-        assert starred == {n for n, f in before.items() if f["starred"]} | {second, third}
 
 
 def test_bulk_actions_move_and_trash_and_refuse_an_empty_selection(drive):
