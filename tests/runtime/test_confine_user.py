@@ -1,0 +1,44 @@
+"""Seen from the host, a confined process is the run's fresh uid with no groups and no capabilities, never root."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from runtime import confine
+
+
+def _status(pid: int) -> dict[str, str]:
+    return dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="dropping root needs root")
+def test_the_confined_process_is_the_fresh_uid_with_no_groups():
+    scratch = Path(tempfile.mkdtemp(prefix="gf-user-test-"))
+    user = confine.RunUser.fresh()
+    user.own(scratch)
+    groups = os.getgroups()
+    os.setgroups([*groups, 4])  # a supplementary group of root's (adm) that the run must not keep
+    try:
+        proc = confine.popen(["sleep", "30"], writable=scratch, inside="/work", user=user, stdout=subprocess.DEVNULL)
+    finally:
+        os.setgroups(groups)
+    try:
+        deadline = time.monotonic() + 10
+        while _status(proc.pid)["Name"].strip() != "bwrap" and time.monotonic() < deadline:
+            time.sleep(0.01)  # setpriv, then prlimit, exec into bwrap under the same pid
+        status = _status(proc.pid)
+        assert status["Name"].strip() == "bwrap"
+        assert status["Uid"].split() == [str(user.uid)] * 4 and status["Gid"].split() == [str(user.uid)] * 4
+        assert status["Groups"].split() == []  # root's supplementary groups dropped too
+        assert int(status["CapEff"], 16) == 0 and int(status["CapPrm"], 16) == 0
+    finally:
+        proc.kill()
+        proc.wait()
+        shutil.rmtree(scratch, ignore_errors=True)
