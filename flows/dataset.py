@@ -102,4 +102,5 @@ def dataset_flow(config: PipelineConfig) -> dict:
                     options=ExportOptions(reproduce=f"gymfactory run --tasks {config.synth.n} --seed {config.synth.seed} "
                                                f"--provider {config.provider}" + (" --catalogue" if config.synth.catalogue else "")))
     link("dataset-folder", folder, "Dataset folder (Hub layout): load with datasets.load_dataset(path)")
-    return wd.finish("dataset", inputs, {"rows": len(tasks), "path": str(folder)}, time.monotonic() - started)
+    apps = len({app for t in tasks for app in t.apps})
+    return wd.finish("dataset", inputs, {"rows": len(tasks), "apps": apps, "path": str(folder)}, time.monotonic() - started)

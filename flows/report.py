@@ -43,8 +43,10 @@ def markdown(config: PipelineConfig, stages: dict) -> str:
             lines += [f"| {a['agent']} | {a['attempts']} | {a['success_rate']:.2f} | {a['mean_reward']:.2f} | {a['env_errors']} |"
                       for a in stages[stage]["agents"]]
     if "dataset" in stages:
-        lines += ["", f"Dataset: `{stages['dataset']['path']}` ({stages['dataset']['rows']} tasks), "
+        apps = f" over {stages['dataset']['apps']} apps" if "apps" in stages["dataset"] else ""
+        lines += ["", f"Dataset: `{stages['dataset']['path']}` ({stages['dataset']['rows']} tasks{apps}), "
                   "load it with `datasets.load_dataset(path)`."]
+    lines += ["", f"Stages took {sum(s['seconds'] for s in stages.values()):.0f} s in all."]
     return "\n".join(lines) + "\n"
 
 

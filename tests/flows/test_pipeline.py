@@ -31,6 +31,9 @@ def test_toy_pipeline_records_runs_states_and_artifacts(prefect_server, tmp_path
     assert json.loads((tmp_path / "run" / "report.json").read_text())["accepted_tasks"] == report["accepted_tasks"]
     ds = datasets.load_dataset(str(tmp_path / "run" / "dataset"), split="train")
     assert len(ds) == report["accepted_tasks"] and "instruction" in ds.column_names
+    apps = {app for row in ds["apps"] for app in row}
+    assert report["stages"]["dataset"]["apps"] == len(apps) >= 2  # the report counts the apps the dataset covers
+    assert f"({len(ds)} tasks over {len(apps)} apps)" in (tmp_path / "run" / "report.md").read_text()
     store = TrajectoryStore(str(tmp_path / "run" / "rollouts" / "trajectories.db"))
     try:  # golden rollouts keep a screenshot per step for replay; the random reference of the difficulty filter none
         steps = {agent: [s for a in store.attempts(agent=agent) for s in store.steps(a.id)] for agent in ("golden", "random")}
