@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -41,4 +42,17 @@ def test_the_confined_process_is_the_fresh_uid_with_no_groups():
     finally:
         proc.kill()
         proc.wait()
+        for pid in _owned_by(user.uid):  # bwrap's inner process, if it had not yet armed --die-with-parent
+            os.kill(pid, signal.SIGKILL)
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _owned_by(uid: int) -> list[int]:
+    pids = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and entry.stat().st_uid == uid:
+                pids.append(int(entry.name))
+        except FileNotFoundError:
+            pass
+    return pids
