@@ -24,6 +24,7 @@ import functools
 import os
 import secrets
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -71,6 +72,27 @@ class RunUser:
         for root, dirs, files in os.walk(folder):
             for name in dirs + files:
                 os.chown(os.path.join(root, name), self.uid, self.uid, follow_symlinks=False)
+
+    def kill_all(self) -> int:
+        """SIGKILL every process of this uid, which only this run's (or session's) processes have; how many.
+
+        bwrap's `--die-with-parent` is armed by its inner process a moment after it starts: a run killed within
+        those first milliseconds (a shutdown, a Ctrl-C) would leave that process running. Without root nothing
+        runs as this uid (it is our own), so nothing is swept.
+        """
+        if os.geteuid() != 0:
+            return 0
+        killed = 0
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                if entry.stat().st_uid == self.uid:
+                    os.kill(int(entry.name), signal.SIGKILL)
+                    killed += 1
+            except (FileNotFoundError, ProcessLookupError):
+                pass
+        return killed
 
     def argv(self) -> list[str]:
         """The command prefix that runs the rest as this uid with no groups (`setpriv`, util-linux).

@@ -119,7 +119,7 @@ def run_sandboxed(
                    "file_mb": limits.file_mb, "netns": limits.netns, "audit": limits.audit},
     }
     try:
-        proc = _start_child(scratch, job, limits, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+        proc, user = _start_child(scratch, job, limits, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
                             start_new_session=True, close_fds=True)
     except OSError as exc:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -138,6 +138,8 @@ def run_sandboxed(
     finally:
         channel.close()
         _kill_group(proc)
+        if user is not None:
+            user.kill_all()  # whatever a kill in bwrap's first milliseconds left of the run
         shutil.rmtree(scratch, ignore_errors=True)
         stderr.close()
     if kind == "timeout" and error is None:
@@ -145,7 +147,7 @@ def run_sandboxed(
     return SandboxResult(value=value, error_kind=kind, error=error, seconds=time.monotonic() - started)
 
 
-def _start_child(scratch: str, job: dict, limits: SandboxLimits, **streams) -> subprocess.Popen:
+def _start_child(scratch: str, job: dict, limits: SandboxLimits, **streams) -> tuple[subprocess.Popen, "confine.RunUser | None"]:
     """Start the child: confined by bubblewrap unless the user opted out.
 
     Confined, the child sees its scratch folder as `/scratch` (the only writable path), the system's
@@ -156,14 +158,15 @@ def _start_child(scratch: str, job: dict, limits: SandboxLimits, **streams) -> s
         user.own(Path(scratch))
         job["scratch"] = "/scratch"
         job["limits"]["netns"] = False  # bwrap already gave the child a network namespace of its own
-        return confine.popen(
+        proc = confine.popen(
             [confine.CONFINED_PYTHON, "-I", "-S", "-B", "-c", _CHILD_SOURCE], writable=Path(scratch), inside="/scratch",
             user=user, limits=confine.Limits(processes=limits.processes, memory_mb=limits.memory_mb + 256, file_mb=limits.file_mb),
             env=confine.clean_env({"TMPDIR": "/scratch"}), cwd=scratch, **streams,
         )
+        return proc, user
     env = {k: os.environ[k] for k in _CHILD_ENV_KEEP if k in os.environ}
     env.update(PATH="/usr/bin:/bin", HOME=scratch, TMPDIR=scratch, PYTHONIOENCODING="utf-8")
-    return subprocess.Popen([sys.executable, "-I", "-S", "-B", "-c", _CHILD_SOURCE], env=env, cwd=scratch, **streams)
+    return subprocess.Popen([sys.executable, "-I", "-S", "-B", "-c", _CHILD_SOURCE], env=env, cwd=scratch, **streams), None
 
 
 class _ChildGone(Exception):

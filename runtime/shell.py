@@ -149,9 +149,11 @@ class Workspace:
             if usage(self.path).over:
                 self.overflowed = True
                 _kill(proc)
+                self.user.kill_all()
                 return False
             if waited >= timeout_s:
                 _kill(proc)
+                self.user.kill_all()  # what bwrap's --die-with-parent may not have armed yet (confine.RunUser.kill_all)
                 return True
         if usage(self.path).over:
             self.overflowed = True
