@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.processes import gone
+
 ROOT = Path(__file__).resolve().parents[2]
 
 _PARENT = """
@@ -20,14 +22,6 @@ server = AppServer(sys.argv[1]).start()
 print(server.pid if server.pid is not None else "", flush=True)
 time.sleep(600)
 """
-
-
-def _gone(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError):
-        return True
-    return state in ("Z", "X")  # an orphan's zombie waits for an init that may never reap it
 
 
 def _children(pid: int) -> list[int]:
@@ -47,9 +41,9 @@ def test_a_killed_parent_takes_its_app_server_with_it(app):
         parent.send_signal(signal.SIGKILL)
         parent.wait(timeout=10)
         deadline = time.monotonic() + 20
-        while not all(_gone(pid) for pid in servers) and time.monotonic() < deadline:
+        while not all(gone(pid) for pid in servers) and time.monotonic() < deadline:
             time.sleep(0.1)
-        left = [pid for pid in servers if not _gone(pid)]
+        left = [pid for pid in servers if not gone(pid)]
         for pid in left:
             os.kill(pid, signal.SIGKILL)  # do not leave it running if the assertion below fails
         assert not left, f"server processes {left} outlived their killed parent"

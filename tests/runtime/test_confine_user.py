@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from runtime import confine
+from tests.support.processes import owned_by
 
 
 def _status(pid: int) -> dict[str, str]:
@@ -42,27 +43,17 @@ def test_the_confined_process_is_the_fresh_uid_with_no_groups():
     finally:
         proc.kill()
         proc.wait()
-        for pid in _owned_by(user.uid):  # bwrap's inner process, if it had not yet armed --die-with-parent
+        for pid in owned_by(user.uid):  # bwrap's inner process, if it had not yet armed --die-with-parent
             os.kill(pid, signal.SIGKILL)
         shutil.rmtree(scratch, ignore_errors=True)
 
-
-def _owned_by(uid: int) -> list[int]:
-    pids = []
-    for entry in Path("/proc").iterdir():
-        try:
-            if entry.name.isdigit() and entry.stat().st_uid == uid:
-                pids.append(int(entry.name))
-        except FileNotFoundError:
-            pass
-    return pids
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="dropping root needs root")
 def test_a_run_killed_at_once_leaves_no_process_of_its_uid():
     """Killed in its first milliseconds, bwrap's inner process may not have armed --die-with-parent: the sweep of the
     run's uid takes it too (one such process outlived a run killed that early)."""
-    for _ in range(10):
+    for i in range(60):
         scratch = Path(tempfile.mkdtemp(prefix="gf-user-test-"))
         user = confine.RunUser.fresh()
         user.own(scratch)
@@ -71,21 +62,16 @@ def test_a_run_killed_at_once_leaves_no_process_of_its_uid():
             deadline = time.monotonic() + 10
             while _status(proc.pid)["Name"].strip() != "bwrap" and time.monotonic() < deadline:
                 time.sleep(0.001)
-            proc.kill()  # as bwrap starts: where its inner process may not yet die with it
+            time.sleep((i % 6) * 0.0005)  # 0-2.5 ms into bwrap: where its inner process may not yet die with it
+            proc.kill()
             proc.wait()
             user.kill_all()
             deadline = time.monotonic() + 5
-            while [p for p in _owned_by(user.uid) if not _zombie(p)] and time.monotonic() < deadline:
+            while owned_by(user.uid) and time.monotonic() < deadline:
                 time.sleep(0.01)
-            assert [p for p in _owned_by(user.uid) if not _zombie(p)] == []
+            assert owned_by(user.uid) == []
         finally:
-            for pid in _owned_by(user.uid):
+            for pid in owned_by(user.uid):
                 os.kill(pid, signal.SIGKILL)
             shutil.rmtree(scratch, ignore_errors=True)
 
-
-def _zombie(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X")
-    except FileNotFoundError:
-        return True

@@ -19,6 +19,7 @@ from runtime.backends.local import LocalBackend
 from runtime.manager import EnvironmentManager, SessionSpec
 from runtime.shell import MAX_WORKSPACE_BYTES, WORKSPACE_CRITERION
 from tests.runtime.notes_tasks import NOTES, create_note_task
+from tests.support.processes import owned_by
 
 
 @pytest.fixture(scope="module")
@@ -44,19 +45,6 @@ def session(manager):
 
 def _sh(session, command: str):
     return session.step(f"shell({command!r})")
-
-
-def _uid_processes(uid: int) -> list[int]:
-    """Host pids owned by `uid` (the session's unprivileged uid)."""
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if entry.stat().st_uid == uid:
-                    pids.append(int(entry.name))
-            except FileNotFoundError:
-                continue
-    return pids
 
 
 def test_runs_unprivileged_with_no_capabilities(session):
@@ -120,9 +108,9 @@ def test_setsid_and_nohup_children_die_with_the_command(session):
     _sh(session, "setsid sleep 300 > /dev/null 2>&1 & nohup sleep 300 > /dev/null 2>&1 & disown; echo started")
     uid = session._workspace.user.uid
     deadline = time.monotonic() + 5
-    while _uid_processes(uid) and time.monotonic() < deadline:
+    while owned_by(uid) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert _uid_processes(uid) == []
+    assert owned_by(uid) == []
 
 
 def test_fork_bomb_is_bounded_and_cleaned_up(session):
@@ -134,9 +122,9 @@ def test_fork_bomb_is_bounded_and_cleaned_up(session):
     assert counts and counts[0] <= 70  # RLIMIT_NPROC of the session's uid: 64
     uid = session._workspace.user.uid
     deadline = time.monotonic() + 5
-    while _uid_processes(uid) and time.monotonic() < deadline:
+    while owned_by(uid) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert _uid_processes(uid) == []
+    assert owned_by(uid) == []
     assert _sh(session, "echo alive").shell_output.strip() == "alive"  # the next command runs normally
 
 
