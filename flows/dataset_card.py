@@ -60,6 +60,9 @@ class CardFacts(BaseModel):
     unconfined: bool = Field(default=False, description="The run ran untrusted code without bubblewrap.")
 
 
+_PLURAL = {"app": "apps", "family": "families"}
+
+
 def _table(head: tuple[str, ...], rows: list[tuple]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     return "\n".join(lines + ["| " + " | ".join(str(x) for x in r) + " |" for r in rows])
@@ -90,7 +93,7 @@ def render(tasks: list[Task], evidence: RunEvidence, facts: CardFacts) -> str:
                  "(--unsafe-no-confinement); rewards may be hackable."]
     body += ["", "## Splits", "", _table(("split", "rows"), sorted(facts.splits.items()))]
     if facts.split_by != "none":
-        body += ["", f"`heldout` holds out whole {facts.split_by}s: {', '.join(facts.heldout) or '-'}; "
+        body += ["", f"`heldout` holds out whole {_PLURAL.get(facts.split_by, facts.split_by)}: {', '.join(facts.heldout) or '-'}; "
                  f"no task in `train` touches them."]
     body += ["", "## Counts", "", "By app (a cross-app task counts for each of its apps):", "",
              _table(("app", "tasks", "version"), [(a, n, facts.app_versions.get(a, "?")) for a, n in sorted(by_app.items())]),

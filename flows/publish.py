@@ -78,11 +78,19 @@ def stage(config: PublishConfig) -> Path:
     folder = config.run / "publish" / config.repo.replace("/", "--")
     return export(tasks, folder, evidence=gather(config.run),
                   options=ExportOptions(split=config.split, source=config.repo, license=config.license,
-                                        reproduce=f"gymfactory publish {config.run} --repo {config.repo}"))
+                                        reproduce=_run_command(config.run)))
+
+
+def _run_command(run: Path) -> str:
+    """The command that made the run, as the run's own dataset card states it ('' if unknown): never a path of this machine."""
+    card = run / "dataset" / "README.md"
+    found = re.search(r"^## Reproduce\n\n`([^`\n]*)`", card.read_text(), re.M) if card.is_file() else None
+    return found.group(1) if found else ""
 
 
 def publish(config: PublishConfig) -> PublishResult:
     """Stage the dataset, then bring the Hub repo to it: repo, one commit of what differs, the tag."""
+    import httpx2  # huggingface_hub's HTTP client
     from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi, get_token
     from huggingface_hub.errors import RepositoryNotFoundError
     from huggingface_hub.utils.sha import git_hash
@@ -100,6 +108,9 @@ def publish(config: PublishConfig) -> PublishResult:
                   if hasattr(f, "blob_id")}
     except RepositoryNotFoundError:
         head, remote = None, {}
+    except (OSError, httpx2.TransportError) as err:  # offline (HF_HUB_OFFLINE raises a ConnectionError) or unreachable
+        raise PublishError(f"cannot reach the Hub at {api.endpoint} ({type(err).__name__}: {err}); the dataset is exported "
+                           f"in {folder}; set HF_ENDPOINT, or copy it with --to FOLDER_OR_URL") from None
     upload = tuple(p for p, data in local.items() if remote.get(p) != git_hash(data))
     delete = tuple(p for p in sorted(remote) if _DATA_FILE.match(p) and p not in local)
     url = f"{api.endpoint}/datasets/{config.repo}"

@@ -39,6 +39,7 @@ def test_card_states_counts_reward_and_actions(dataset_folder):
     # star_invoice_email and rename_document both exercise search and disambiguate; only rename fills a form
     assert "| search | 2 |" in card and "| disambiguate | 2 |" in card and "| form_fill | 1 |" in card
     assert "reward = sum(w_j * b_j) / sum(w_j)" in card and "fill(12, \"text\")" in card
+    assert "holds out whole families: drive.rename_document;" in card and "familys" not in card
     assert "license: cc-by-4.0" in card and "split: heldout" in card and "Validated 2 synthesized tasks, accepted 2" in card
 
 

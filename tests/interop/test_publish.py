@@ -53,6 +53,7 @@ def test_publish_creates_commits_tags_then_is_idempotent_and_loads(hub, hub_env,
     files = repo.commits[-1].files
     assert "README.md" in files and any(p.startswith("data/train-") for p in files) and any(p.startswith("data/") for p in files)
     assert b'datasets.load_dataset("gym-org/tasks"' in files["README.md"]
+    assert str(run_folder).encode() not in files["README.md"]  # no path of this machine under "Reproduce"
     (tag,) = repo.tags
     assert tag.startswith("gymfactory-") and repo.tags[tag] == repo.commits[-1].oid
 
@@ -105,3 +106,33 @@ def test_the_prefect_flow_publishes_the_same_way(prefect_server, hub, hub_env, r
     result = state.result()
     assert result["created_repo"] and result["new_commit"] and result["tagged"]
     assert hub.repos["dataset/gym-org/from-flow"].tags == {result["tag"]: result["commit"]}
+
+
+@pytest.mark.parametrize("offline", ["unreachable", "HF_HUB_OFFLINE"])
+def test_a_dry_run_without_the_hub_is_one_line_naming_the_exported_folder(run_folder, tmp_path, offline):
+    import socket
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{s.getsockname()[1]}"
+    env = {**os.environ, "HF_HOME": str(tmp_path / "hf-home"), "HF_ENDPOINT": closed,
+           "HF_HUB_OFFLINE": "1" if offline == "HF_HUB_OFFLINE" else "0"}
+    cli = subprocess.run([sys.executable, "-m", "gymfactory.cli", "publish", str(run_folder), "--repo", "gym-org/offline",
+                          "--dry-run"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert cli.returncode == 2, cli.stderr[-3000:]
+    assert "Traceback" not in cli.stderr and len(cli.stderr.strip().splitlines()) == 1, cli.stderr[-3000:]
+    assert "cannot reach the Hub" in cli.stderr and str(run_folder / "publish" / "gym-org--offline") in cli.stderr
+
+
+def test_the_card_names_the_runs_command_not_its_folder(run_folder, tmp_path):
+    from flows.publish import stage
+
+    run = tmp_path / "run"
+    (run / "dataset").mkdir(parents=True)
+    (run / "tasks").mkdir()
+    (run / "tasks" / "final.jsonl").write_text((run_folder / "tasks" / "final.jsonl").read_text())
+    (run / "dataset" / "README.md").write_text("# x\n\n## Reproduce\n\n`gymfactory run --tasks 7 --seed 3`, then ...\n")
+    card = (stage(PublishConfig(run=run, repo=REPO)) / "README.md").read_text()
+    reproduce = card.split("## Reproduce", 1)[1]
+    assert "`gymfactory run --tasks 7 --seed 3`, then `gymfactory publish RUN --repo ORG/NAME`" in reproduce
+    assert str(run) not in reproduce
