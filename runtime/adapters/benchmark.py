@@ -13,7 +13,10 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from contracts.errors import InputError
 from runtime.agents import AgentOptions, make_agent
+from runtime.agents.flawed import FlawedAgent
+from runtime.agents.golden import GoldenAgent
 from runtime.backends.base import EnvError
 from runtime.backends.chromium import ChromiumHost
 from runtime.objectstore import ObjectStore
@@ -59,7 +62,11 @@ class EpisodeResult(BaseModel):
 def run(config: EvalConfig) -> list[EpisodeResult]:
     """Every episode of the config, `concurrency` at a time; one Chromium for all."""
     names = list(config.tasks) or task_names()
-    make_agent(config.agent, config.options).close()  # a bad agent name fails before any page opens
+    probe = make_agent(config.agent, config.options)  # a bad agent name fails before any page opens
+    probe.close()
+    if isinstance(probe, (GoldenAgent, FlawedAgent)):
+        raise InputError(f"eval miniwob: agent {config.agent!r} replays a task's golden code, and MiniWoB++ tasks have none "
+                         "(MiniWoB scores its own episodes); use random or a model agent (openai, anthropic, policy)")
     path = config.store or Path(tempfile.mkdtemp(prefix="gym-miniwob-")) / "trajectories.db"
     store, shots = TrajectoryStore(str(path)), ObjectStore(path.with_suffix(".shots"))
     host = ChromiumHost()

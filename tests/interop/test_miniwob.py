@@ -94,3 +94,17 @@ def test_eval_command_prints_the_summary_table(tmp_path):
     assert len((tmp_path / "r.jsonl").read_text().splitlines()) == 2
     typo = runner.invoke(build(), ["eval", "miniwob", "--task", "click-buton"])
     assert typo.exit_code == 2 and "click-button" in typo.output
+
+
+def test_agents_that_replay_golden_code_are_refused_not_scored_zero(tmp_path):
+    from typer.testing import CliRunner
+
+    from contracts.errors import InputError
+    from gymfactory.cli import build
+
+    done = CliRunner().invoke(build(), ["eval", "miniwob", "--agent", "golden", "--task", "click-test", "--out", str(tmp_path / "r.jsonl")])
+    assert done.exit_code == 2, done.output
+    assert done.output.startswith("error: eval miniwob: agent 'golden' replays a task's golden code"), done.output
+    assert not (tmp_path / "r.jsonl").exists()
+    with pytest.raises(InputError, match="replays a task's golden code"):  # the golden replay's test-only variants too
+        run(EvalConfig(agent="flawed-search", tasks=("click-test",), store=tmp_path / "t.db"))
