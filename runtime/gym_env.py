@@ -30,6 +30,17 @@ class UnicodeText(spaces.Text):
         return f"UnicodeText({self.min_length}, {self.max_length})"
 
 
+def observation_text(obs: dict[str, str]) -> str:
+    """A GymEnv observation as one text message: URL, the last action's error, shell output, then the tree."""
+    parts = [f"URL: {obs['url']}"]
+    if obs["last_action_error"]:
+        parts.append(f"Last action failed: {obs['last_action_error']}")
+    if obs["shell_output"]:
+        parts.append(f"Shell output:\n{obs['shell_output']}")
+    parts.append(obs["axtree"])
+    return "\n".join(parts)
+
+
 class GymEnv(gym.Env):
     """One task in a session: `reset()` starts the task, `step(text)` applies one action, reward at the end.
 

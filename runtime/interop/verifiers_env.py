@@ -20,7 +20,7 @@ import verifiers as vf
 from datasets import Dataset, load_dataset
 
 from contracts.task import Task
-from runtime.gym_env import GymEnv
+from runtime.gym_env import GymEnv, observation_text
 from runtime.harness import system_prompt
 from runtime.manager import EnvironmentManager
 
@@ -42,16 +42,6 @@ def _text(message) -> str:
     if isinstance(content, list):
         return "\n".join(p.get("text", "") if isinstance(p, dict) else getattr(p, "text", "") for p in content)
     return content or ""
-
-
-def _observation_text(obs: dict) -> str:
-    parts = [f"URL: {obs['url']}"]
-    if obs["last_action_error"]:
-        parts.append(f"Last action failed: {obs['last_action_error']}")
-    if obs["shell_output"]:
-        parts.append(f"Shell output:\n{obs['shell_output']}")
-    parts.append(obs["axtree"])
-    return "\n".join(parts)
 
 
 def as_rows(rows: Dataset) -> Dataset:
@@ -78,13 +68,13 @@ class GymfactoryEnv(vf.MultiTurnEnv):
         obs, _ = await asyncio.to_thread(env.reset)
         state["gym_key"] = f"{id(state)}"
         self._episodes[state["gym_key"]] = env
-        state["prompt"] = [*state["prompt"], vf.UserMessage(content=_observation_text(obs))]
+        state["prompt"] = [*state["prompt"], vf.UserMessage(content=observation_text(obs))]
         return state
 
     async def env_response(self, messages: vf.Messages, state: vf.State, **kwargs) -> vf.Messages:
         env = self._episodes[state["gym_key"]]
         obs, reward, terminated, truncated, info = await asyncio.to_thread(env.step, _text(messages[-1]))
-        reply = [vf.UserMessage(content=_observation_text(obs))]
+        reply = [vf.UserMessage(content=observation_text(obs))]
         if terminated or truncated:
             state["outcome"] = info["outcome"]
             state["final_env_response"] = reply
