@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from factory.providers.base import Message, Provider, ProviderError
 from contracts.task import Task
+from mocked_apps.kit.answers import VERIFIER_SOURCE
 
 FORBIDDEN_MODULES = frozenset(
     {"socket", "subprocess", "requests", "playwright", "httpx", "urllib", "http", "ctypes", "multiprocessing",
@@ -31,6 +32,7 @@ FORBIDDEN_MODULES = frozenset(
 FORBIDDEN_OS_CALLS = frozenset({"system", "popen", "fork", "forkpty", "kill", "killpg", "posix_spawn", "posix_spawnp"})
 _VOTES = 3
 _FINAL_DATA = frozenset({"state", "answer", "files"})
+_MATCHERS = frozenset({"answer_matches", "is_answer", "answer_values"})
 
 
 class Vote(BaseModel):
@@ -113,8 +115,19 @@ def _expected_answers(task: Task) -> list[Any]:
     fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "verify" and n.args.args), None)
     if fn is None or "answer" not in _fields_read(fn, fn.args.args[0].arg):
         return []
-    literals = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and not isinstance(n.value, bool)}
+    literals = {n.value for n in ast.walk(_without_matcher(tree)) if isinstance(n, ast.Constant) and not isinstance(n.value, bool)}
     return [v for v in _hidden_values(task.answer_context) if v in literals]
+
+
+def _without_matcher(tree: ast.Module) -> ast.Module:
+    """The verifier less the kit's answer matcher it inlines, and less the kinds it asks the matcher for
+    (`answer_matches(text, "date", ...)`): words of the shared matcher, not values of this task."""
+    shared = {ast.dump(node) for node in ast.parse(VERIFIER_SOURCE).body}
+    tree = ast.Module(body=[node for node in tree.body if ast.dump(node) not in shared], type_ignores=[])
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in _MATCHERS and len(node.args) >= 2:
+            node.args[1] = ast.Name(id="_kind", ctx=ast.Load())
+    return tree
 
 
 def _hidden_values(context: Any) -> Iterator[Any]:

@@ -7,6 +7,7 @@ import random
 from contracts.family import Family, Requirements, open_invoices, pick, say, solve_source
 from contracts.task import Criterion
 from contracts.world import World
+from mocked_apps.kit.answers import VERIFIER_SOURCE
 
 from .recipes import open_file
 
@@ -72,35 +73,16 @@ class InvoiceDueDate(Family):
         return solve_source(open_file(req.answer_context["filename"]), f'env.answer({req.answer_context["due_text"]!r})')
 
     verifier_template = '''
-import re
 from datetime import date
-
-_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
-           "october", "november", "december"]
-
-
-def _dates(text):
-    text = (text or "").lower()
-    found = set()
-    for y, m, d in re.findall(r"(\\d{4})-(\\d{1,2})-(\\d{1,2})", text):
-        found.add((int(y), int(m), int(d)))
-    for name, d, y in re.findall(r"([a-z]{3,9})\\.? (\\d{1,2})(?:st|nd|rd|th)?,? (\\d{4})", text):
-        months = [i + 1 for i, full in enumerate(_MONTHS) if full.startswith(name[:3])]
-        if months:
-            found.add((int(y), months[0], int(d)))
-    for d, name, y in re.findall(r"(\\d{1,2}) ([a-z]{3,9}),? (\\d{4})", text):
-        months = [i + 1 for i, full in enumerate(_MONTHS) if full.startswith(name[:3])]
-        if months:
-            found.add((int(y), months[0], int(d)))
-    return found
 
 
 def verify(final):
-    due = date.fromisoformat({{ due|py }})
-    found = _dates(final.answer)
-    target = (due.year, due.month, due.day)
-    return {"right_date": target in found, "no_wrong_date": found <= {target}}
+    said = answer_matches(final.answer, "date", {{ due|py }}, today=date.today())
+    return {"right_date": said["right"], "no_wrong_date": said["only"]}
 '''
+
+    def verifier(self, req: Requirements) -> str:
+        return VERIFIER_SOURCE + super().verifier(req)
 
 
 FAMILIES = (RenameDocument(), InvoiceDueDate())

@@ -15,20 +15,13 @@ from contracts.world import World
 from mocked_apps.bank import recipes as bank
 from mocked_apps.calendar import recipes as calendar
 from mocked_apps.drive import recipes as drive
+from mocked_apps.kit.answers import VERIFIER_SOURCE
 from mocked_apps.mail import recipes as mail
 
-_AMOUNT_CHECK = '''
-import re
-
+_AMOUNT_CHECK = VERIFIER_SOURCE + '''
 
 def _mentions_amount(text, amount):
-    for raw in re.findall(r"\\$?\\s?(\\d[\\d,]*(?:\\.\\d{1,2})?)", text or ""):
-        try:
-            if abs(float(raw.replace(",", "")) - amount) < 0.005:
-                return True
-        except ValueError:
-            pass
-    return False
+    return answer_matches(text, "amount", amount)["right"]
 '''
 
 

@@ -1,7 +1,8 @@
 """Derived lookup families: find a value by a record's title, or count records in a state, and answer it.
 
-The verifier reads the answer text: it must give the value and no other candidate of its type
-(an answer listing every amount, date or name is no answer)."""
+The verifier reads the answer text with the kit's answer matcher (`mocked_apps.kit.answers`): it must
+give the value, in any form a person writes it, and no other candidate of its type (an answer listing
+every amount, date or name is no answer)."""
 
 from __future__ import annotations
 
@@ -11,45 +12,28 @@ from contracts.family import Family, Requirements, say, solve_source
 from contracts.task import Criterion
 from contracts.world import World
 
+from ...answers import VERIFIER_SOURCE
 from ..model import AppSpec, EntitySpec
 from ..display import fmt as shown_value
 from .common import open_record, rows_of, table_page, unique_titled
 
 _ANSWERABLE = ("money", "date", "choice", "int", "phone", "email", "number")
 
-_VERIFY = '''
-import re
+_VERIFY = VERIFIER_SOURCE + '''
 from datetime import date
-
-_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-
-
-def _amounts(text):
-    return {round(float(m.replace(",", "")), 2) for m in re.findall(r"\\$?\\b(\\d[\\d,]*(?:\\.\\d+)?)", text or "")}
-
-
-def _dates(text):
-    text = (text or "").lower()
-    found = {(int(y), int(m), int(d)) for y, m, d in re.findall(r"(\\d{4})-(\\d{1,2})-(\\d{1,2})", text)}
-    for name, d, y in re.findall(r"([a-z]{3,9})\\.? (\\d{1,2}),? (\\d{4})", text):
-        if name[:3] in _MONTHS:
-            found.add((int(y), _MONTHS.index(name[:3]) + 1, int(d)))
-    return found
 
 
 def verify(final):
-    is_date, is_number, expected, others = IS_DATE, IS_NUMBER, EXPECTED, OTHERS
-    text = final.answer or ""
+    is_date, is_count, is_number, expected, others = IS_DATE, IS_COUNT, IS_NUMBER, EXPECTED, OTHERS
     if is_date:
-        got = _dates(text)
-        d = date.fromisoformat(expected)
-        target = (d.year, d.month, d.day)
-        return {"right_value": target in got, "no_other_value": got <= {target}}
-    if is_number:
-        got = _amounts(text)
-        return {"right_value": round(float(expected), 2) in got, "no_other_value": got <= {round(float(expected), 2)}}
-    low = text.lower()
-    return {"right_value": expected.lower() in low, "no_other_value": not any(o.lower() in low for o in others)}
+        said = answer_matches(final.answer, "date", expected, today=date.today())
+    elif is_count:
+        said = answer_matches(final.answer, "count", expected)
+    elif is_number:
+        said = answer_matches(final.answer, "amount", expected)
+    else:
+        said = answer_matches(final.answer, "text", expected, others=others)
+    return {"right_value": said["right"], "no_other_value": said["only"]}
 '''
 
 
@@ -115,10 +99,12 @@ class LookupValue(Family):
     def verifier(self, req: Requirements) -> str:
         ctx = req.answer_context
         # the kind as booleans, not as words: a literal the verifier shares with the answer context reads to the
-        # review as a hidden answer, and "number" or "date" is in the instruction of every lookup
+        # review as a hidden answer, and "number" or "date" is in the instruction of every lookup (the kinds the
+        # verifier asks the kit's matcher for are the matcher's words, which the review leaves out)
         kind = ctx["kind"]
-        return _VERIFY.replace("IS_DATE, IS_NUMBER, EXPECTED, OTHERS",
-                               f"{kind == 'date'!r}, {kind == 'number'!r}, {ctx['expected']!r}, {ctx['others']!r}")
+        count = kind == "number" and ctx["title"] is None
+        return _VERIFY.replace("IS_DATE, IS_COUNT, IS_NUMBER, EXPECTED, OTHERS",
+                               f"{kind == 'date'!r}, {count!r}, {kind == 'number'!r}, {ctx['expected']!r}, {ctx['others']!r}")
 
 
 def lookup_families(spec: AppSpec) -> list[Family]:
