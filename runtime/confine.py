@@ -12,6 +12,12 @@ the process-count limit hold, and a non-root uid cannot re-enter the host's name
 is refused). The child is killed with its whole tree when `bwrap` dies (`--die-with-parent`, and
 the pid namespace's init takes every process down with it), so `setsid`/`nohup` cannot outlive it.
 
+Every host path bwrap itself must reach (the tiny `/etc` it binds, session workspaces) lies under one
+scratch root of the project's (`scratch_root()`): a 0711 folder that any uid may pass through, in
+TMPDIR when every folder above it can be passed through, else in /var/tmp, /tmp or /dev/shm, or where
+`GYMFACTORY_SCRATCH` says. A private 0700 TMPDIR (`mktemp -d`, systemd's PrivateTmp) is then no
+obstacle. A run that needs no host folder writes into a size-bounded tmpfs (`scratch_mb`).
+
 Where bubblewrap cannot run, `require()` raises `ConfinementUnavailable` naming the fix, unless
 the user opted out with `--unsafe-no-confinement` (`GYMFACTORY_UNSAFE_NO_CONFINEMENT=1`), which is
 printed in reports and dataset cards.
@@ -25,6 +31,7 @@ import os
 import secrets
 import shutil
 import signal
+import stat
 import subprocess
 import tempfile
 import threading
@@ -33,6 +40,7 @@ from pathlib import Path
 from typing import Iterator
 
 UNSAFE_ENV = "GYMFACTORY_UNSAFE_NO_CONFINEMENT"
+SCRATCH_ENV = "GYMFACTORY_SCRATCH"
 INSIDE_UID = 65534
 _UID_RANGE = (1_000_000, 1_999_999)  # never a real account's uid; a fresh one per run
 _SYSTEM_LINKS = ("/bin", "/lib", "/lib64", "/sbin")
@@ -114,34 +122,95 @@ def unreachable_parent(folder: Path) -> Path | None:
     return None
 
 
+@functools.cache
+def scratch_root() -> Path:
+    """The project's folder for what confined runs need on the host: this user's, 0711, reachable by any uid.
+
+    Raises `ConfinementUnavailable` naming the folders tried when none can be passed through.
+    """
+    configured = os.environ.get(SCRATCH_ENV, "").strip()
+    bases = [Path(configured)] if configured else [Path(tempfile.gettempdir()), Path("/var/tmp"), Path("/tmp"), Path("/dev/shm")]
+    refused = []
+    for base in bases:
+        blocked = _blocked(base)
+        if blocked is not None:
+            refused.append(f"{base} ({blocked})")
+            continue
+        root = base / f"gymfactory-{os.geteuid()}"
+        try:
+            root.mkdir(mode=0o711, exist_ok=True)
+            info = root.lstat()
+            if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid():
+                refused.append(f"{root} (not a folder of this user's)")
+                continue
+            root.chmod(0o711)  # mkdir's mode passed through the umask; others may pass, not list
+        except OSError as exc:
+            refused.append(f"{root} ({exc.strerror or exc})")
+            continue
+        return root
+    where = f"{SCRATCH_ENV}={configured}" if configured else "TMPDIR, /var/tmp, /tmp and /dev/shm"
+    raise ConfinementUnavailable(
+        f"confined runs need a folder whose path every user may pass through, and none of {where} will do: "
+        f"{'; '.join(refused)}. Fix: set {SCRATCH_ENV} to a folder whose parents are all searchable by others "
+        "(chmod o+x), e.g. /var/tmp"
+    )
+
+
+def scratch_folder(prefix: str) -> Path:
+    """A fresh 0711 folder for host files of confined runs (session workspaces): under the scratch root where
+    confinement runs, so the run's uid can reach into it whatever TMPDIR is; else in TMPDIR."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix, dir=scratch_root() if available() else None))
+    folder.chmod(0o711)  # the confined uid passes through to its own folder, lists nothing
+    return folder
+
+
+def _blocked(folder: Path) -> str | None:
+    """Why an unprivileged uid cannot pass through `folder` (a folder on its path lacks o+x), or None."""
+    try:
+        folder = folder.resolve(strict=True)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if not folder.is_dir():
+        return "not a folder"
+    for part in (folder, *folder.parents):
+        mode = part.stat().st_mode
+        if not mode & 0o001:
+            return f"{part} is {stat.filemode(mode)}, not searchable by other users"
+    return None
+
+
 def unsafe() -> bool:
     """Whether the user explicitly allowed untrusted code to run without confinement."""
     return os.environ.get(UNSAFE_ENV, "") not in ("", "0", "false", "no")
 
 
 @functools.cache
-def _probe() -> str | None:
-    """None when a confined command runs here; else why not."""
+def _probe() -> tuple[str, str] | None:
+    """None when a confined command runs here; else why not, and the fix."""
+    install = "`apt-get install -y bubblewrap python3` (scripts/install.sh does it)"
     bwrap = shutil.which("bwrap")
     if bwrap is None:
-        return "bubblewrap is not installed"
+        return "bubblewrap is not installed", install
     if os.geteuid() == 0 and shutil.which("setpriv") is None:
-        return "setpriv (util-linux), which drops root before bwrap starts, is not installed"
+        return "setpriv (util-linux), which drops root before bwrap starts, is not installed", "`apt-get install -y util-linux`"
     if not Path(CONFINED_PYTHON).exists():
-        return f"{CONFINED_PYTHON} (the interpreter for confined code) is missing"
-    scratch = Path(tempfile.mkdtemp(prefix="gf-probe-"))
+        return f"{CONFINED_PYTHON} (the interpreter for confined code) is missing", install
+    try:
+        scratch_root()
+    except ConfinementUnavailable as exc:
+        problem, _, fix = str(exc).partition(". Fix: ")
+        return problem, fix
     user = RunUser.fresh()
     try:
-        user.own(scratch)
-        proc = popen(["/bin/true"], writable=scratch, inside="/work", user=user,
+        proc = popen(["/bin/true"], writable=None, inside="/work", user=user, scratch_mb=1,
                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         _, stderr = proc.communicate(timeout=30)
     except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"bwrap could not start: {exc}"
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        return f"bwrap could not start: {exc}", "run on a kernel that allows unprivileged user namespaces"
     if proc.returncode != 0:
-        return f"bwrap failed (exit {proc.returncode}): {stderr.decode(errors='replace').strip()[:300]}"
+        return (f"bwrap failed (exit {proc.returncode}): {stderr.decode(errors='replace').strip()[:300]}",
+                "run on a kernel that allows unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, "
+                "kernel.apparmor_restrict_unprivileged_userns=0)")
     return None
 
 
@@ -180,23 +249,28 @@ def require() -> bool:
         return True
     if unsafe():
         return False
+    cause, fix = problem
     raise ConfinementUnavailable(
-        f"untrusted code (verifiers, golden code, agent shell) must run confined, but {problem}. "
-        "Fix: `apt-get install -y bubblewrap python3` (scripts/install.sh does it) on a kernel that allows user "
-        "namespaces; or, knowingly, pass --unsafe-no-confinement (recorded in reports and dataset cards)."
+        f"untrusted code (verifiers, golden code, agent shell) must run confined, but {cause}. "
+        f"Fix: {fix}; or, knowingly, pass --unsafe-no-confinement (recorded in reports and dataset cards)."
     )
 
 
 @functools.cache
 def _etc() -> Path:
-    """A tiny read-only /etc (passwd and group for uid 65534), shared by every confined run."""
-    folder = Path(tempfile.mkdtemp(prefix="gf-etc-"))
-    (folder / "passwd").write_text(_PASSWD)
-    (folder / "group").write_text(_GROUP)
-    (folder / "hostname").write_text("sandbox\n")
+    """A tiny read-only /etc (passwd and group for uid 65534), shared by every confined run: one folder under
+    the scratch root, written once and kept (its content never changes), so no run leaves one behind."""
+    folder = scratch_root() / "etc"
+    folder.mkdir(mode=0o755, exist_ok=True)
     folder.chmod(0o755)
-    for child in folder.iterdir():
-        child.chmod(0o644)
+    for name, text in (("passwd", _PASSWD), ("group", _GROUP), ("hostname", "sandbox\n")):
+        path = folder / name
+        if not path.is_file() or path.read_text() != text:
+            fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{name}-")
+            with os.fdopen(fd, "w") as out:
+                out.write(text)
+            os.chmod(temp, 0o644)
+            os.replace(temp, path)  # atomic: a run starting meanwhile reads the old file or the new one
     return folder
 
 
@@ -208,25 +282,27 @@ def clean_env(extra: dict[str, str] | None = None) -> dict[str, str]:
 
 
 def confined_argv(
-    command: list[str], *, writable: Path, inside: str = "/work", limits: Limits = Limits(),
+    command: list[str], *, writable: Path | None, inside: str = "/work", limits: Limits = Limits(), scratch_mb: int = 64,
 ) -> list[str]:
-    """`prlimit ... bwrap ... -- command`: run `command` with `writable` mounted at `inside` as its cwd."""
+    """`prlimit ... bwrap ... -- command`: run `command` with `writable` mounted at `inside` as its cwd; without
+    `writable`, a fresh tmpfs of `scratch_mb` MiB there (a total quota: writing past it fails with ENOSPC)."""
     prlimit = [
         "prlimit", f"--nproc={limits.processes}", f"--as={limits.memory_mb << 20}",
         f"--fsize={limits.file_mb << 20}", "--core=0",
     ]
     if limits.cpu_s:
         prlimit.append(f"--cpu={limits.cpu_s}")
-    return [*prlimit, "--", "bwrap", *_bwrap_options(writable, inside), "--", *command]
+    return [*prlimit, "--", "bwrap", *_bwrap_options(writable, inside, scratch_mb), "--", *command]
 
 
 def popen(
-    command: list[str], *, writable: Path, inside: str, user: RunUser, limits: Limits = Limits(), **kwargs,
+    command: list[str], *, writable: Path | None, inside: str, user: RunUser, limits: Limits = Limits(), scratch_mb: int = 64,
+    **kwargs,
 ) -> subprocess.Popen:
     """Start `command` confined, as `user`; bwrap reads its options from a pipe (`--args`), so not even the
     sandbox's own `/proc/1/cmdline` shows a host path. `kwargs` go to `subprocess.Popen` (env defaults to
     `clean_env()`)."""
-    argv = confined_argv(command, writable=writable, inside=inside, limits=limits)
+    argv = confined_argv(command, writable=writable, inside=inside, limits=limits, scratch_mb=scratch_mb)
     start, end = argv.index("bwrap") + 1, len(argv) - len(command) - 1
     read, write = os.pipe()
     try:
@@ -238,7 +314,7 @@ def popen(
         os.close(read)
 
 
-def _bwrap_options(writable: Path, inside: str) -> list[str]:
+def _bwrap_options(writable: Path | None, inside: str, scratch_mb: int) -> list[str]:
     argv = ["--unshare-all", "--die-with-parent", "--new-session",
             "--uid", str(INSIDE_UID), "--gid", str(INSIDE_UID), "--cap-drop", "ALL",
             "--hostname", "sandbox", "--ro-bind", "/usr", "/usr"]
@@ -252,5 +328,7 @@ def _bwrap_options(writable: Path, inside: str) -> list[str]:
     argv += ["--dir", "/etc", "--ro-bind", str(etc / "passwd"), "/etc/passwd", "--ro-bind", str(etc / "group"),
              "/etc/group", "--ro-bind", str(etc / "hostname"), "/etc/hostname",
              "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
-             "--bind", str(writable), inside, "--chdir", inside, "--setenv", "HOME", inside]
+             *(["--bind", str(writable), inside] if writable is not None else
+               ["--size", str(scratch_mb << 20), "--perms", "0700", "--tmpfs", inside]),
+             "--chdir", inside, "--setenv", "HOME", inside]
     return argv

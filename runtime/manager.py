@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import secrets
 import shutil
-import tempfile
 import threading
 from pathlib import Path
 
@@ -60,9 +59,7 @@ class EnvironmentManager:
         self.screenshots = screenshots if isinstance(screenshots, ObjectStore) else ObjectStore(screenshots)
         self.deadlines = deadlines or Deadlines()
         self._own_workspaces = workspace_root is None  # a folder it made is removed by close(); one it was given is kept
-        self.workspace_root = Path(workspace_root or tempfile.mkdtemp(prefix="gym-workspaces-"))
-        if workspace_root is None:
-            self.workspace_root.chmod(0o711)  # the confined shell's uid passes through to its own folder, lists nothing
+        self.workspace_root = Path(workspace_root) if workspace_root else confine.scratch_folder("gym-workspaces-")
         self.axtree_lines = axtree_lines
         self._sessions: dict[str, Session] = {}
         self._lock = threading.Lock()
