@@ -1,6 +1,7 @@
-"""The sandbox child: run as `python -I -S -B -c <this file's text>`, never imported by the project.
+"""The sandbox child: run as `python -s -S -B -P -c <this file's text>`, never imported by the project.
 
-It runs inside bubblewrap (see sandbox.py), reads one job line from stdin, confines itself further
+It runs inside bubblewrap (see sandbox.py), reads one job line from stdin, freezes the wall clock at the
+job's `clock` (the task's virtual time) when it has one, confines itself further
 (rlimits; a network namespace when unconfined as root; the scratch folder as cwd; an audit hook that
 ends the process on network use, subprocesses, reads of files other than the standard library, or
 writes outside the scratch folder), runs the job's entry function, and writes JSON lines on its protocol pipe:
@@ -139,6 +140,60 @@ def _install_hook(scratch, proto_fd):
     sys.addaudithook(_hook)
 
 
+def _freeze_clock(clock):
+    """Every wall-clock reading returns `clock` (ISO-8601; naive means UTC): datetime's now/today/utcnow,
+    date.today, time.time(_ns), and the time functions that default to now. Monotonic clocks keep running."""
+    import datetime
+    import time
+
+    real_date, real_datetime, utc = datetime.date, datetime.datetime, datetime.timezone.utc
+    aware = real_datetime.fromisoformat(clock)
+    aware = aware.replace(tzinfo=utc) if aware.tzinfo is None else aware
+    stamp = aware.timestamp()
+    local = real_datetime.fromtimestamp(stamp)  # the sandbox's TZ is UTC: the clock as written
+
+    class _Real(type):  # isinstance/issubclass answer as for the real classes
+        def __instancecheck__(cls, obj):
+            return isinstance(obj, cls._real)
+
+        def __subclasscheck__(cls, sub):
+            return issubclass(sub, cls._real)
+
+    class date(real_date, metaclass=_Real):
+        _real = real_date
+
+        @classmethod
+        def today(cls):
+            return real_date(local.year, local.month, local.day)
+
+    class datetime_(real_datetime, metaclass=_Real):
+        _real = real_datetime
+
+        @classmethod
+        def now(cls, tz=None):
+            return local if tz is None else real_datetime.fromtimestamp(stamp, tz)
+
+        @classmethod
+        def today(cls):
+            return local
+
+        @classmethod
+        def utcnow(cls):
+            return real_datetime.fromtimestamp(stamp, utc).replace(tzinfo=None)
+
+    datetime_.__name__ = datetime_.__qualname__ = "datetime"
+    datetime.date, datetime.datetime = date, datetime_
+
+    def at_clock(fn):
+        return lambda secs=None: fn(stamp if secs is None else secs)
+
+    real_localtime = time.localtime
+    time.time, time.time_ns = (lambda: stamp), (lambda: int(stamp * 1_000_000_000))
+    time.localtime, time.gmtime, time.ctime = at_clock(real_localtime), at_clock(time.gmtime), at_clock(time.ctime)
+    time.asctime = (lambda t=None, _f=time.asctime: _f(real_localtime(stamp) if t is None else t))
+    time.strftime = (lambda fmt, t=None, _f=time.strftime: _f(fmt, real_localtime(stamp) if t is None else t))
+
+
 class _Remote:
     """The entry function's argument: the job's data as attributes, other methods answered by the parent."""
 
@@ -192,6 +247,8 @@ def _main():
         return reply["value"]
 
     _confine(job["limits"], scratch)
+    if job.get("clock"):
+        _freeze_clock(job["clock"])
     if job["limits"].get("audit", True):
         _install_hook(scratch, proto_fd)
     remote = call if job["remote"] else None

@@ -1,10 +1,13 @@
 """Run untrusted Python (verifier and golden code) in a confined child process (DESIGN.md Contract 3).
 
-The boundary is the operating system: the child (`_sandbox_child.py`, run as `python3 -I -S -B -c
-...`) starts inside bubblewrap (`runtime.confine`) as an unprivileged uid with its own user, pid,
-network and mount namespaces, no capabilities, a process-count limit, and only a fresh scratch
-folder writable (`/scratch`); it sees the system's `/usr` and nothing else of this machine, and its
-whole process tree dies with it at the deadline. Inside, the child adds rlimits and an audit hook
+The boundary is the operating system: the child (`_sandbox_child.py`, run as `python3 -s -S -B -P -c
+...` in an environment of ours alone) starts inside bubblewrap (`runtime.confine`) as an unprivileged uid
+with its own user, pid, network and mount namespaces, no capabilities, a process-count limit, and only a
+fresh scratch folder writable (`/scratch`, a tmpfs of `scratch_mb`: a total quota, so one verifier cannot
+fill the host's disk); it sees the system's `/usr` and nothing else of this machine, and its whole
+process tree dies with it at the deadline. Its hash seed is fixed (PYTHONHASHSEED) and, given the task's
+clock, every wall-clock reading in it returns that virtual time: a verdict cannot depend on the process
+or the day it runs in. Inside, the child adds rlimits and an audit hook
 that ends it on network use, subprocesses, ctypes or writes outside the scratch folder: a second
 layer that turns naive misuse into a clear `forbidden` error, not the boundary. The verifier gets
 its `final` data as input on a pipe, never by reading files. Parent and child speak JSON lines over
@@ -35,7 +38,9 @@ ErrorKind = Literal["timeout", "crash", "forbidden", "memory", "bad_output"]
 Handler = Callable[[str, list, dict], Any]
 
 _CHILD_SOURCE = (Path(__file__).with_name("_sandbox_child.py")).read_text()
-_CHILD_ENV_KEEP = ("LANG", "LC_ALL", "TZ")
+_CHILD_ENV_KEEP = ("LANG", "LC_ALL")
+_CHILD_FLAGS = ("-s", "-S", "-B", "-P")  # not -I/-E: those would ignore PYTHONHASHSEED; the environment is ours alone
+HASH_SEED = "0"
 
 
 class SandboxLimits(BaseModel):
@@ -47,6 +52,7 @@ class SandboxLimits(BaseModel):
     cpu_s: float | None = Field(default=None, gt=0, description="CPU seconds (RLIMIT_CPU); default: timeout_s.")
     memory_mb: int = Field(default=1024, ge=64, description="Address-space limit (RLIMIT_AS) in MiB.")
     file_mb: int = Field(default=64, ge=1, description="Largest file the child may write (RLIMIT_FSIZE), MiB.")
+    scratch_mb: int = Field(default=256, ge=1, description="All the child may write in its scratch folder together (a tmpfs when confined), MiB.")
     max_message_mb: int = Field(default=64, ge=1, description="Largest protocol message from the child, MiB.")
     netns: bool = Field(default=True, description="Unconfined as root, also unshare the network namespace.")
     processes: int = Field(default=16, ge=2, description="Processes the run's uid may have at once (RLIMIT_NPROC).")
@@ -91,6 +97,7 @@ def run_sandboxed(
     handler: Handler | None = None,
     filename: str = "<sandboxed>",
     repeat: int = 1,
+    clock: str | None = None,
 ) -> SandboxResult:
     """Exec `source` in a confined child and return `entry(obj)`.
 
@@ -99,30 +106,31 @@ def run_sandboxed(
     JSON return value is returned in the child, a `SandboxCallError` is raised there as
     `RemoteError`, and any other exception kills the child and propagates here. With `repeat` > 1
     the entry is called that many times in the same child, each on a fresh copy of `arg`, and the
-    value is the list of results (a cheap determinism check: one process start, not several).
+    value is the list of results (a cheap determinism check: one process start, not several). With a
+    `clock` (ISO-8601, the task's virtual time; naive means UTC), `datetime.now()`, `date.today()`,
+    `time.time()` and the like return that instant in the child.
     """
     if repeat < 1:
         raise ValueError("repeat must be at least 1")
     started = time.monotonic()
     deadline = started + limits.timeout_s
-    scratch = tempfile.mkdtemp(prefix="gf-sandbox-")
     stderr = tempfile.TemporaryFile(prefix="gf-sandbox-err-")
     job = {
-        "scratch": scratch,
+        "scratch": "/scratch",
         "source": source,
         "entry": entry,
         "filename": filename,
         "arg": arg,
         "remote": handler is not None,
         "repeat": repeat,
+        "clock": clock,
         "limits": {"memory_mb": limits.memory_mb, "cpu_s": limits.cpu_s or limits.timeout_s,
                    "file_mb": limits.file_mb, "netns": limits.netns, "audit": limits.audit},
     }
     try:
-        proc, user = _start_child(scratch, job, limits, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
-                            start_new_session=True, close_fds=True)
+        proc, user, scratch = _start_child(job, limits, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+                                           start_new_session=True, close_fds=True)
     except OSError as exc:
-        shutil.rmtree(scratch, ignore_errors=True)
         stderr.close()
         raise SandboxError(f"cannot start the sandbox child: {exc}") from exc
     channel = _Channel(proc, deadline, limits.max_message_mb * 1024 * 1024)
@@ -140,33 +148,40 @@ def run_sandboxed(
         _kill_group(proc)
         if user is not None:
             user.kill_all()  # whatever a kill in bwrap's first milliseconds left of the run
-        shutil.rmtree(scratch, ignore_errors=True)
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
         stderr.close()
     if kind == "timeout" and error is None:
         error = f"deadline of {limits.timeout_s:g} s passed; process group killed"
     return SandboxResult(value=value, error_kind=kind, error=error, seconds=time.monotonic() - started)
 
 
-def _start_child(scratch: str, job: dict, limits: SandboxLimits, **streams) -> tuple[subprocess.Popen, "confine.RunUser | None"]:
+def _start_child(job: dict, limits: SandboxLimits, **streams) -> tuple[subprocess.Popen, "confine.RunUser | None", str | None]:
     """Start the child: confined by bubblewrap unless the user opted out.
 
-    Confined, the child sees its scratch folder as `/scratch` (the only writable path), the system's
-    `/usr` read-only and nothing else; it runs as an unprivileged uid with a process-count limit.
+    Confined, the child's scratch folder is a fresh tmpfs of `limits.scratch_mb` at `/scratch` (the only
+    writable path), the system's `/usr` read-only and nothing else; it runs as an unprivileged uid with a
+    process-count limit. Unconfined (the user's opt-out), it gets a host folder (returned, for removal)
+    and no quota but RLIMIT_FSIZE.
     """
     if confine.require():
         user = confine.RunUser.fresh()
-        user.own(Path(scratch))
-        job["scratch"] = "/scratch"
         job["limits"]["netns"] = False  # bwrap already gave the child a network namespace of its own
         proc = confine.popen(
-            [confine.CONFINED_PYTHON, "-I", "-S", "-B", "-c", _CHILD_SOURCE], writable=Path(scratch), inside="/scratch",
+            [confine.CONFINED_PYTHON, *_CHILD_FLAGS, "-c", _CHILD_SOURCE], writable=None, inside="/scratch",
             user=user, limits=confine.Limits(processes=limits.processes, memory_mb=limits.memory_mb + 256, file_mb=limits.file_mb),
-            env=confine.clean_env({"TMPDIR": "/scratch"}), cwd=scratch, **streams,
+            scratch_mb=limits.scratch_mb, env=confine.clean_env({"TMPDIR": "/scratch", "PYTHONHASHSEED": HASH_SEED}),
+            cwd="/", **streams,
         )
-        return proc, user
+        return proc, user, None
+    scratch = job["scratch"] = tempfile.mkdtemp(prefix="gf-sandbox-")
     env = {k: os.environ[k] for k in _CHILD_ENV_KEEP if k in os.environ}
-    env.update(PATH="/usr/bin:/bin", HOME=scratch, TMPDIR=scratch, PYTHONIOENCODING="utf-8")
-    return subprocess.Popen([sys.executable, "-I", "-S", "-B", "-c", _CHILD_SOURCE], env=env, cwd=scratch, **streams), None
+    env.update(PATH="/usr/bin:/bin", HOME=scratch, TMPDIR=scratch, PYTHONIOENCODING="utf-8", TZ="UTC", PYTHONHASHSEED=HASH_SEED)
+    try:
+        return subprocess.Popen([sys.executable, *_CHILD_FLAGS, "-c", _CHILD_SOURCE], env=env, cwd=scratch, **streams), None, scratch
+    except OSError:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
 
 
 class _ChildGone(Exception):
@@ -294,16 +309,17 @@ class VerifierRun(BaseModel):
 
 
 def run_verifier(
-    source: str, final: Final, *, timeout_s: float = 10.0, memory_mb: int = 1024, repeats: int = 1
+    source: str, final: Final, *, timeout_s: float = 10.0, memory_mb: int = 1024, repeats: int = 1, clock: str | None = None,
 ) -> VerifierRun:
     """Run a task's `verify(final)` sandboxed; the verdicts must be a dict of str -> bool.
 
     With `repeats` > 1, verify() is called that many times (fresh data each time, one child, a
     deadline of `timeout_s` per call); `verdicts` is the first call's and `repeats` holds them all.
+    `clock` is the task's virtual time (`task.clock`): the verifier's wall clock reads it.
     """
     result = run_sandboxed(
         source, "verify", final.model_dump(mode="json"), repeat=repeats,
-        limits=SandboxLimits(timeout_s=timeout_s * repeats, memory_mb=memory_mb), filename="<verifier>",
+        limits=SandboxLimits(timeout_s=timeout_s * repeats, memory_mb=memory_mb), filename="<verifier>", clock=clock,
     )
     if not result.ok:
         return VerifierRun(error=f"{result.error_kind}: {result.error}", error_kind=result.error_kind, seconds=result.seconds)

@@ -193,7 +193,8 @@ class Session:
                                        error="the workspace went over its size limit")
 
                     def verdicts() -> dict[str, bool]:  # run only when the footprint guard passes
-                        run = run_verifier(task.verifier, final, timeout_s=min(self.manager.deadlines.verifier, deadline.remaining()))
+                        run = run_verifier(task.verifier, final, timeout_s=min(self.manager.deadlines.verifier, deadline.remaining()),
+                                           clock=task.clock)
                         if run.error is not None or run.verdicts is None:
                             raise VerdictError(run.error or "no verdicts")
                         return run.verdicts

@@ -405,7 +405,7 @@ def check_probes(task: Task, golden: Final, golden_verdicts: dict[str, bool], ti
     finals = [golden, *(p.final for p in to_verify), *scrambles]
     result = run_sandboxed(
         task.verifier + _BATCH, "_gf_verify_many", {"finals": [f.model_dump(mode="json") for f in finals]},
-        limits=SandboxLimits(timeout_s=timeout_s * 2), filename="<verifier>",
+        limits=SandboxLimits(timeout_s=timeout_s * 2), filename="<verifier>", clock=task.clock,
     )
 
     def report(reason: ProbeReason | None = None, detail: str = "") -> ProbeReport:

@@ -257,7 +257,7 @@ class _Check:
 
     def _verify(self, final: Final, phase: str) -> Score:
         run = run_verifier(self.task.verifier, final, timeout_s=self.config.verifier_timeout_s,
-                           repeats=self.config.verifier_repeats)
+                           repeats=self.config.verifier_repeats, clock=self.task.clock)
         _raise_for_error(run, phase)
         if not run.consistent:
             raise _Reject("nondeterministic_verdicts", f"{phase}: the same data gave {list(run.repeats)}")
