@@ -16,7 +16,8 @@ from runtime.confine import UNSAFE_ENV, ConfinementUnavailable
 
 # Packages that contribute commands: each has a `cli` module with `register(root: typer.Typer)`.
 COMMAND_MODULES = ("mocked_apps.cli", "factory.apps.cli", "runtime.cli", "factory.cli", "flows.cli", "rl.cli",
-                   "flows.publish_cli", "factory.bundles_cli", "runtime.adapters.cli", "flows.regenerate_cli", "gymfactory.seeds")
+                   "flows.publish_cli", "factory.bundles_cli", "runtime.adapters.cli", "flows.regenerate_cli", "gymfactory.seeds",
+                   "runtime.interop.cli")
 # Benchmarks: each module has `main(...)`, a Typer command, shown as `gymfactory bench NAME`.
 BENCH_MODULES = {"apps": "bench.apps", "runtime": "bench.runtime", "sandbox": "bench.sandbox", "validation": "bench.validation", "train": "bench.train",
                  "worlds": "bench.worlds", "verdicts": "bench.verdicts"}

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import io
 import threading
+from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
 from contracts.task import Task
+from contracts.taskfiles import load_tasks
 from mocked_apps.kit.browser import DESKTOP_VIEWPORT, MOBILE_DEVICE
 from runtime.gym_env import GymEnv
 from runtime.manager import EnvironmentManager
@@ -56,11 +58,26 @@ class ScreenshotObservation(gym.ObservationWrapper):
         return {**observation, "screenshot": np.asarray(image, dtype=np.uint8)}
 
 
-def make(task_json: str, max_steps: int = 30, image: bool = False, render_mode: str | None = None) -> gym.Env:
-    """Entry point of the registered ids: the task (as JSON) in a GymEnv, with screenshots when `image`."""
-    env = GymEnv(Task.model_validate_json(task_json), shared_manager(), max_steps=max_steps, render_mode=render_mode,
+def make(task_json: str | None = None, max_steps: int = 30, image: bool = False, render_mode: str | None = None, *,
+         task: Task | dict | None = None, task_file: str | None = None, task_id: str | None = None) -> gym.Env:
+    """Entry point of the registered ids: the task (JSON, a Task, or a task file and id) in a GymEnv, with screenshots when `image`."""
+    env = GymEnv(_task(task_json, task, task_file, task_id), shared_manager(), max_steps=max_steps, render_mode=render_mode,
                  screenshots=image)
     return ScreenshotObservation(env) if image else env
+
+
+def _task(task_json: str | None, task: Task | dict | None, task_file: str | None, task_id: str | None) -> Task:
+    if task_json is not None:
+        return Task.model_validate_json(task_json)
+    if task is not None:
+        return task if isinstance(task, Task) else Task.model_validate(task)
+    if task_file is not None:
+        tasks = load_tasks(task_file)
+        chosen = [t for t in tasks if t.id == task_id] if task_id else tasks[:1]
+        if len(chosen) != 1:
+            raise ValueError(f"{task_file}: no task {task_id!r}; it holds {', '.join(t.id for t in tasks[:5])}")
+        return chosen[0]
+    raise ValueError("gymfactory/Task-v0 needs task= (a Task or its dict), task_json=, or task_file= (and task_id=)")
 
 
 def env_id(task: Task, image: bool = False) -> str:
@@ -79,3 +96,33 @@ def register_tasks(tasks: list[Task], max_steps: int = 30) -> list[dict[str, str
                          disable_env_checker=True)
         out.append(ids)
     return out
+
+
+def register_shipped(max_steps: int = 30) -> list[str]:
+    """Register `gymfactory/Task-v0` (any task, given to make) and an id per fixture task of every shipped app.
+
+    `gymnasium.make("gymfactory/Task-v0", task_file="tasks.jsonl", task_id=...)` runs any task;
+    `gymnasium.make("gymfactory/mail-answer-he-48622-v0")` a shipped one. Each has an `-image` twin with
+    screenshots. Fixture files are read for their ids only; a task is loaded when its env is made. Idempotent.
+    """
+    import json
+    from importlib.util import find_spec
+
+    from mocked_apps.registry import shipped
+
+    ids = []
+    for image in (False, True):
+        ids.append(f"{NAMESPACE}/Task{'-image' if image else ''}-v0")
+        if ids[-1] not in gym.registry:
+            gym.register(id=ids[-1], entry_point="runtime.interop.gym_register:make", max_episode_steps=max_steps,
+                         kwargs={"max_steps": max_steps, "image": image}, disable_env_checker=True)
+    for module in shipped().values():
+        folder = Path(find_spec(module).origin).parent  # the app's folder, without importing the app
+        for path in sorted((folder / "tasks").glob("*.json")):
+            task_id = json.loads(path.read_text())["id"]
+            for image in (False, True):
+                ids.append(f"{NAMESPACE}/{task_id}{'-image' if image else ''}-v0")
+                if ids[-1] not in gym.registry:
+                    gym.register(id=ids[-1], entry_point="runtime.interop.gym_register:make", max_episode_steps=max_steps,
+                                 kwargs={"task_file": str(path), "max_steps": max_steps, "image": image}, disable_env_checker=True)
+    return ids

@@ -1,0 +1,83 @@
+"""`gymfactory serve openenv|verifiers` as a user starts them, driven by each library's own client."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURE = ROOT / "mocked_apps" / "mail" / "tasks" / "answer-he-48622.json"  # "How much is due on invoice HE-48622?" 172.00
+
+
+def _serve(*args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "gymfactory.cli", "serve", *args], cwd=ROOT, stderr=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, text=True, start_new_session=True)
+
+
+def _stop(proc: subprocess.Popen) -> int:
+    """SIGINT, as Ctrl-C: the command closes its servers and exits 0."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+    try:
+        return proc.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        raise
+
+
+def test_serve_openenv_answers_the_openenv_client_and_scores_with_the_verifier():
+    from runtime.interop.openenv_server import GymAction, GymfactoryEnvClient
+
+    proc = _serve("openenv", "--tasks", str(FIXTURE), "--port", "0")
+    try:
+        line = proc.stderr.readline()
+        url = re.search(r"OpenEnv server on (http://\S+) serving 1 tasks", line)
+        assert url, line + proc.stderr.read() if proc.poll() is not None else line
+        client = GymfactoryEnvClient(url.group(1), request_timeout_s=120)
+        first = client.reset()
+        assert first.observation.task_id == "mail-answer-he-48622" and "[" in first.observation.axtree
+        end = client.step(GymAction(action='answer("172.00")'))
+        assert end.done and end.reward == 1.0 and end.observation.outcome["status"] == "success"
+        client.reset()
+        wrong = client.step(GymAction(action='answer("99")'))
+        assert wrong.done and wrong.reward == 0.0
+        client.close()
+    finally:
+        assert _stop(proc) == 0
+
+
+def test_serve_verifiers_runs_rollouts_for_the_verifiers_env_client(dataset_folder, validated, monkeypatch):
+    import verifiers as vf
+    from verifiers.serve import ZMQEnvClient
+    from verifiers.types import ClientConfig
+
+    from tests.support.scripted_llm import ScriptedLLM
+
+    _, results = validated
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{s.getsockname()[1]}"
+    proc = _serve("verifiers", "--dataset", str(dataset_folder), "--address", address)
+    try:
+        env = vf.load_environment("runtime.interop.verifiers_env", dataset=str(dataset_folder), split="train")
+        env.env_client = ZMQEnvClient(address=address, startup_timeout=120)  # what prime-rl's orchestrator holds
+        golden = next(r for r in results if r.task_id.startswith("mail."))
+        monkeypatch.setenv("OPENAI_API_KEY", "test")
+        with ScriptedLLM([*golden.golden_actions, 'answer("done")']) as llm:
+            started = time.monotonic()
+            out = env.evaluate_sync(client=ClientConfig(api_base_url=llm.openai_base_url, api_key_var="OPENAI_API_KEY", max_retries=0),
+                                    model="scripted", num_examples=1, rollouts_per_example=1)
+            assert llm.pending() == 0, f"the server did not drive the model ({time.monotonic() - started:.0f} s)"
+        (state,) = out["outputs"]
+        assert state["reward"] == 1.0 and state["error"] is None
+    finally:
+        assert _stop(proc) == 0
