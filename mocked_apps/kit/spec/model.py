@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from .plural import plural
+
 FieldType = Literal["text", "longtext", "int", "number", "money", "date", "datetime", "bool", "choice", "phone",
                     "email", "address", "ref"]
 Archetype = Literal["table", "board", "catalogue", "feed", "booking", "calendar", "chat", "settings", "maplist",
@@ -76,7 +78,7 @@ class EntitySpec(_Frozen):
 
     name: str = Field(pattern=_NAME, description="Table name (filled in from the mapping key).")
     label: str = Field(default="", description="Singular display name; default from the name.")
-    plural: str = Field(default="", description="Plural display name; default: label + 's'.")
+    plural: str = Field(default="", description="Plural display name; default: the label's English plural.")
     title: str = Field(description="Field that names a row (a link text, what a person calls it).")
     subtitle: str | None = Field(default=None, description="Field shown under the title in cards and lists.")
     fields: tuple[FieldSpec, ...] = Field(min_length=1)
@@ -96,7 +98,7 @@ class EntitySpec(_Frozen):
 
     @property
     def display_plural(self) -> str:
-        return self.plural or self.display + "s"
+        return self.plural or plural(self.display)
 
     def field(self, name: str) -> FieldSpec:
         for f in self.fields:
