@@ -1,4 +1,5 @@
-"""Deterministic sample data for a spec: believable rows from a seed (faker), or from a world's people and organisations.
+"""Deterministic sample data for a spec: believable rows from a seed (Faker for people, places and codes; the domain
+vocabularies of `vocab/` for products, titles and notes), or from a world's people and organisations.
 
 The same (spec, seed, clock, world) always gives the same rows, so a spec's default seed and each
 world's projection are reproducible. Dates are offsets from the clock, so data stays "recent".
@@ -16,21 +17,58 @@ from typing import Any, Callable
 from faker import Faker
 
 from .model import AppSpec, EntitySpec, FieldSpec
+from .vocab import domain_of, vocabularies
 
 FAKER_SAMPLES: dict[str, Callable[[Faker], Any]] = {
     "name": lambda f: f.name(), "first_name": lambda f: f.first_name(), "last_name": lambda f: f.last_name(),
     "company": lambda f: f.company(), "city": lambda f: f.city(), "street": lambda f: f.street_address(),
     "address": lambda f: f"{f.street_address()}, {f.city()}", "country": lambda f: f.country(),
-    "job": lambda f: f.job(), "sentence": lambda f: f.sentence(nb_words=8).rstrip("."), "words": lambda f: " ".join(f.words(3)).title(),
-    "word": lambda f: f.word().capitalize(), "catch_phrase": lambda f: f.catch_phrase(), "color": lambda f: f.color_name(),
-    "plate": lambda f: f.license_plate(), "email": lambda f: f.email(), "phone": lambda f: f.numerify("(###) 555-01##"),
-    "code": lambda f: f.bothify("??-####").upper(), "isbn": lambda f: f.isbn13(), "username": lambda f: "@" + f.user_name(),
-    "paragraph": lambda f: f.paragraph(nb_sentences=3), "product": lambda f: f"{f.color_name()} {f.word().capitalize()}",
-    "street_name": lambda f: f.street_name(), "postcode": lambda f: f.postcode(), "title": lambda f: f.sentence(nb_words=4).rstrip("."),
+    "color": lambda f: f.safe_color_name().capitalize(), "plate": lambda f: f.license_plate(), "email": lambda f: f.email(),
+    "phone": lambda f: f.numerify("(###) 555-01##"), "code": lambda f: f.bothify("??-####").upper(), "isbn": lambda f: f.isbn13(),
+    "username": lambda f: "@" + f.user_name(), "street_name": lambda f: f.street_name(), "postcode": lambda f: f.postcode(),
+    "seat": lambda f: f"{f.random_int(1, 32)}{f.random_element('ABCDEF')}",
 }
-"""Faker generators a spec may name in `sample:` (a fixed list: specs never name arbitrary methods)."""
+"""Faker generators of real-world data a spec may name in `sample:` (a fixed list: specs never name arbitrary methods)."""
 
-DEFAULT_SAMPLES = {"phone": "phone", "email": "email", "address": "address", "text": "words", "longtext": "paragraph"}
+DOMAIN_SAMPLES = {"words": "titles", "word": "titles", "title": "titles", "catch_phrase": "titles", "product": "titles",
+                  "sentence": "notes", "paragraph": "notes"}
+"""Sample names of free text (once lorem): drawn from the domain of the spec's category (`vocab/domains.yaml`)."""
+ALIASES = {"job": "job_title"}
+"""Sample names kept for older specs, and the vocabulary each now draws from."""
+
+DEFAULT_SAMPLES = {"phone": "phone", "email": "email", "address": "address", "text": "sentence", "longtext": "paragraph"}
+"""Sample of a field that names none, by type (a text field that titles its entity draws a name, not a sentence)."""
+
+
+def sample_names() -> list[str]:
+    """Every name a spec's `sample:` may give."""
+    return sorted({*FAKER_SAMPLES, *DOMAIN_SAMPLES, *ALIASES, *vocabularies()})
+
+
+def sample_text(spec: AppSpec, e: EntitySpec, f: FieldSpec, fake: Faker, row: dict[str, Any] | None = None) -> str:
+    """A value of a text-like field by its sample name: real-world data (Faker), a vocabulary of the domain (grouped
+    by one of the row's values where the vocabulary is grouped: a product by its aisle), or the domain's names and notes."""
+    rule = f.sample if isinstance(f.sample, str) else DEFAULT_SAMPLES.get(f.type, "sentence")
+    if rule == "sentence" and f.sample is None and f.name == e.title:
+        rule = "title"
+    name = ALIASES.get(rule, rule)
+    if name in FAKER_SAMPLES:
+        return FAKER_SAMPLES[name](fake)
+    found = vocabularies().get(name)
+    if found is not None:
+        return found.pick(fake.random, (row or {}).values())
+    if name not in DOMAIN_SAMPLES:
+        raise SampleError(f"field {f.name}: unknown sample {rule!r}; known: {', '.join(sample_names())}")
+    domain = domain_of(spec.category)
+    if name == "paragraph":
+        return " ".join(fake.random.sample(domain.notes, 2 + fake.random.randint(0, 1)))
+    return fake.random.choice(domain.titles if DOMAIN_SAMPLES[name] == "titles" else domain.notes)
+
+
+def _grouped_last(e: EntitySpec) -> list[FieldSpec]:
+    """Fields in the order their values are drawn: those of a grouped vocabulary after the values that pick the group."""
+    grouped = {n for n, v in vocabularies().items() if len(v.groups) > 1}
+    return sorted(e.fields, key=lambda f: isinstance(f.sample, str) and ALIASES.get(f.sample, f.sample) in grouped)
 
 
 _FAKE_LOCK = threading.Lock()
@@ -64,10 +102,11 @@ def _seed_rows(spec: AppSpec, rng: random.Random, fake: Faker, clock: datetime, 
     if "chat" in {p.archetype for p in spec.pages}:
         thread = next(p.entity for p in spec.pages if p.archetype == "chat")
         lines, n = [], 0
+        said = vocabularies()["chat_line"].items if domain_of(spec.category).name == "social" else domain_of(spec.category).notes
         for row in out[thread]:
             for k in range(rng.randint(2, 4)):
                 n += 1
-                lines.append({"id": n, "thread_id": row["id"], "body": fake.sentence(nb_words=rng.randint(5, 12)),
+                lines.append({"id": n, "thread_id": row["id"], "body": rng.choice(said),
                               "mine": k % 2 == 1, "sent_at": (clock - timedelta(hours=rng.randint(2, 90), minutes=k)).isoformat()})
         out["chat_message"] = sorted(lines, key=lambda r: r["id"])
     if spec.settings:
@@ -104,20 +143,20 @@ def _rows(spec: AppSpec, e: EntitySpec, rng: random.Random, fake: Faker, clock: 
             weights = e.state_weights or [1.0] * len(e.states)
             state = e.states[i] if i < len(e.states) else rng.choices(e.states, weights=weights)[0]
             row[e.state_field] = state
-        for f in e.fields:
+        for f in _grouped_last(e):
             if f.name in inputs_of and state not in inputs_of[f.name]:
                 row[f.name] = _empty(f)
                 continue
             unique = f.unique or f.name == e.title
             for _ in range(40):
-                value = _value(f, rng, fake, clock, counts, pools.get(f"{e.name}.{f.name}"))
+                value = _value(spec, e, f, rng, fake, clock, counts, pools.get(f"{e.name}.{f.name}"), row)
                 if not unique or value not in seen[f.name]:
                     break
             else:
                 value = f"{value} {i + 1}"
             seen[f.name].add(value)
             row[f.name] = value
-        rows.append(row)
+        rows.append({k: row[k] for k in ("id", e.state_field, *(f.name for f in e.fields)) if k in row})
     return rows
 
 
@@ -125,7 +164,8 @@ def _empty(f: FieldSpec) -> Any:
     return False if f.type == "bool" else (None if f.type in ("int", "number", "money", "date", "datetime", "ref") else "")
 
 
-def _value(f: FieldSpec, rng: random.Random, fake: Faker, clock: datetime, counts: dict[str, int], pool: list[str] | None) -> Any:
+def _value(spec: AppSpec, e: EntitySpec, f: FieldSpec, rng: random.Random, fake: Faker, clock: datetime, counts: dict[str, int],
+           pool: list[str] | None, row: dict[str, Any]) -> Any:
     rule = f.sample
     if pool:
         return rng.choice(pool)
@@ -154,10 +194,7 @@ def _value(f: FieldSpec, rng: random.Random, fake: Faker, clock: datetime, count
         if f.type == "date":
             return day.isoformat()
         return datetime.combine(day, time(rng.randint(8, 17), rng.choice([0, 15, 30, 45]))).isoformat()
-    name = rule if isinstance(rule, str) else DEFAULT_SAMPLES.get(f.type, "words")
-    if name not in FAKER_SAMPLES:
-        raise SampleError(f"field {f.name}: unknown sample {name!r}; known: {', '.join(sorted(FAKER_SAMPLES))}")
-    return FAKER_SAMPLES[name](fake)
+    return sample_text(spec, e, f, fake, row)
 
 
-__all__ = ["DEFAULT_SAMPLES", "FAKER_SAMPLES", "SampleError", "sample_seed"]
+__all__ = ["ALIASES", "DEFAULT_SAMPLES", "DOMAIN_SAMPLES", "FAKER_SAMPLES", "SampleError", "sample_names", "sample_seed", "sample_text"]

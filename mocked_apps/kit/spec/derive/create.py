@@ -14,17 +14,16 @@ from contracts.task import Criterion
 from contracts.world import World
 
 from ..model import AppSpec, EntitySpec
-from ..sample import DEFAULT_SAMPLES, FAKER_SAMPLES
+from ..sample import sample_text
 from .common import choose_input, fill_step, rows_of, said, same, table_page
 
 
-def _title_value(e: EntitySpec, rng: random.Random, taken: set[str]) -> str:
+def _title_value(spec: AppSpec, e: EntitySpec, rng: random.Random, taken: set[str]) -> str:
     f = e.field(e.title)
     fake = Faker("en_US")
     fake.seed_instance(rng.randint(0, 2**31))
-    name = f.sample if isinstance(f.sample, str) and f.sample in FAKER_SAMPLES else DEFAULT_SAMPLES.get(f.type, "words")
     for _ in range(30):
-        value = str(FAKER_SAMPLES[name](fake)) if not isinstance(f.sample, list) else f"{rng.choice(f.sample)} {rng.randint(2, 99)}"
+        value = sample_text(spec, e, f, fake) if not isinstance(f.sample, list) else f"{rng.choice(f.sample)} {rng.randint(2, 99)}"
         if value not in taken:
             return value
     return f"{value} {rng.randint(100, 999)}"
@@ -51,7 +50,7 @@ class CreateRecord(Family):
         for name in e.create:
             f = e.field(name)
             if name == e.title and f.type in ("text", "longtext"):
-                value = _title_value(e, rng, {str(r[e.title]) for r in rows})
+                value = _title_value(self.spec, e, rng, {str(r[e.title]) for r in rows})
                 shown = value
             else:
                 value, shown = choose_input(f, rng, world.scenario.clock, refs, self.spec)
