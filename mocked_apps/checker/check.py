@@ -18,6 +18,7 @@ from mocked_apps.registry import UnknownApp, resolve
 from mocked_apps.kit.browser import context_options, launch_chromium
 
 from . import admin, laws
+from .content import content_law
 from .admin import Finding, Target
 from .crawl import PageProbe
 from .lane import lane
@@ -166,9 +167,9 @@ def _browser_laws(t: Target, chromium: Browser, steps: _Steps, max_pages: int, b
             held["fresh"] = fresh = laws.create_fresh(t)
             console, readonly, held["survey"] = laws.survey_laws(t, desktop, on_phone, fresh, max_pages)
             held["crawl_readonly"] = readonly
-            return {"console": console}
+            return {"console": console, "content": content_law(held["survey"].visits)}
 
-        steps.run(("console",), survey)
+        steps.run(("console", "content"), survey)
         fresh: laws.Fresh = held["fresh"]
 
         def controls() -> dict[str, Finding]:

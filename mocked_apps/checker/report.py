@@ -19,6 +19,7 @@ LAWS: dict[str, str] = {
     "bad_seed": "a seed for an unknown table -> 422 and no new instance",
     "get_readonly": "GETs never change state (page loads, links, GET forms); two dumps in a row are equal",
     "console": "every page renders without console errors, desktop and phone",
+    "content": "pages read like the service: no lorem ipsum, catch phrases, CSS colour names or word salad",
     "browser_storage": "the app writes no browser storage (localStorage, sessionStorage, IndexedDB, cookies)",
     "determinism": "same seed + clock + actions -> same state dump",
     "isolation": "changes in one instance never show in another",
