@@ -15,6 +15,7 @@ import re
 
 from factory.providers.base import Provider, ProviderError
 from mocked_apps.kit import load_package
+from mocked_apps.kit.answers import VERIFIER_SOURCE
 from mocked_apps.registry import resolve
 
 from contracts.family import Family, Requirements
@@ -30,6 +31,20 @@ def extract_code(reply: str, entry: str) -> str:
     if not any(isinstance(n, ast.FunctionDef) and n.name == entry for n in tree.body):
         raise ValueError(f"the code must define a top-level function `{entry}`")
     return source
+
+
+_MATCHER_API = (
+    "`answer_matches(text, kind, expected, today=None, others=(), currency=None)` -> {'right': bool, 'only': bool}, "
+    "kind one of 'date' (expected ISO; pass today=date.today(), which is the task's clock), 'time' ('HH:MM'), 'amount', "
+    "'count', 'name', 'text' (others: the other candidates); 'right' when the answer gives the value in any form a person "
+    "writes, 'only' when it names no other candidate (a hedge or a list is no answer)."
+)
+
+
+def with_matcher(verifier: str) -> str:
+    """The verifier with the kit's answer matcher inlined when it calls it (the confined child imports nothing)."""
+    uses = re.search(r"\b(answer_matches|is_answer|answer_values)\s*\(", verifier)
+    return VERIFIER_SOURCE + verifier if uses and VERIFIER_SOURCE not in verifier else verifier
 
 
 def _requirements_text(req: Requirements) -> str:
@@ -93,9 +108,10 @@ class LLMAuthor:
             "final.state[app][table] and final.initial_state[app][table] are lists of row dicts sorted by primary key; "
             "final.answer is the agent's final answer text or None; final.files maps workspace paths to text. "
             "Compare against the initial state so the verifier is false before the task is done. "
+            f"To judge an answer text, call the kit's answer matcher, which is defined for you: {_MATCHER_API} "
             "Use only the standard library; no network, no files. Reply with one ```python block."
         )
-        return self._code(prompt, "verify")
+        return with_matcher(self._code(prompt, "verify"))
 
     def _code(self, prompt: str, entry: str) -> str:
         messages = [{"role": "user", "content": prompt}]

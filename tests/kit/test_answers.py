@@ -171,3 +171,17 @@ def test_the_review_reads_the_matchers_words_as_no_hidden_answer():
     assert not [f for f in rule_findings(task) if f.startswith("answer_in_instruction")]
     leaked = task.model_copy(update={"instruction": "Is the appointment \"Spa day\" on 2026-10-20? Answer with the date."})
     assert [f for f in rule_findings(leaked) if f.startswith("answer_in_instruction")]
+
+
+def test_an_llm_written_verifier_that_calls_the_matcher_gets_it_inlined():
+    from factory.tasks.llm_author import with_matcher
+
+    written = ("from datetime import date\n\ndef verify(final):\n"
+               "    said = answer_matches(final.answer, 'date', '2026-10-20', today=date.today())\n"
+               "    return {'right_date': said['right'] and said['only']}\n")
+    verifier = with_matcher(written)
+    assert verifier.startswith(VERIFIER_SOURCE) and with_matcher(verifier) == verifier
+    assert with_matcher("def verify(final):\n    return {'a': True}\n") == "def verify(final):\n    return {'a': True}\n"
+    task = SimpleNamespace(verifier=verifier, clock="2026-10-15T09:00:00")
+    assert _verdicts(task, "Tuesday, October 20") == {"right_date": True}
+    assert _verdicts(task, "Oct 20 or Oct 21") == {"right_date": False}
