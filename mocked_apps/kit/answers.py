@@ -16,7 +16,7 @@ not collide with a verifier's own helpers.
 
 import re
 import unicodedata
-from datetime import date, timedelta
+from datetime import date
 
 _AM_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
               "november", "december")
@@ -226,8 +226,6 @@ def _am_number(raw):
         decimal = None
     thousands = {",": ".", ".": ",", None: ",."}[decimal]
     whole, _, frac = raw.rpartition(decimal) if decimal else (raw, "", "")
-    if not decimal:
-        whole, frac = raw, ""
     for sep in thousands:
         if sep in whole:
             groups = whole.split(sep)
