@@ -1,9 +1,12 @@
-"""The README and docs/: every relative link resolves inside the repository, and the README opens with its two commands."""
+"""The README and docs/: every relative link resolves inside the repository, the README opens with its two commands, and
+docs/interop.md's examples run."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -33,3 +36,101 @@ def test_the_readme_opens_with_the_two_commands():
     assert lines[3].startswith("scripts/install.sh && .venv/bin/gymfactory run --out runs/first")
     assert lines[4].startswith("scripts/test.sh ")
     assert lines[5] == "```"
+
+
+# docs/interop.md: each trainer's example, run as a user would paste it, at toy scale (a one-row dataset of a
+# shipped fixture task, a tiny policy, a scripted OpenAI-compatible server; `runs/first` is a temporary folder).
+INTEROP = ROOT / "docs" / "interop.md"
+FIXTURE = ROOT / "mocked_apps" / "mail" / "tasks" / "answer-he-48622.json"
+
+
+def _example(name: str) -> str:
+    found = re.search(rf"<!-- example: {re.escape(name)} -->\n```\w+\n(.*?)```", INTEROP.read_text(), re.S)
+    assert found, f"docs/interop.md has no example {name!r}"
+    return found.group(1)
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def first_run(tmp_path_factory):
+    """`runs/first` as the examples expect it: a dataset folder (the fixture task) and a local policy."""
+    from contracts.taskfiles import load_tasks
+    from flows.dataset import export
+    from tests.support.tool_policy import build_tool_policy
+
+    run = tmp_path_factory.mktemp("runs") / "first"
+    tasks = load_tasks(FIXTURE)
+    export(tasks, run / "dataset")
+    build_tool_policy(run / "policy", tasks)
+    return run
+
+
+def _python(code: str, run: Path, env: dict | None = None) -> str:
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", code.replace("runs/first", str(run))], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600, env={**os.environ, "OPENAI_API_KEY": "test", "TRL_EXPERIMENTAL_SILENCE": "1", **(env or {})})
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+class _Served:
+    """A bash example's `gymfactory serve ...` line, started as the user would, stopped with Ctrl-C."""
+
+    def __init__(self, line: str, run: Path):
+        import shlex
+        import subprocess
+        import sys
+
+        args = shlex.split(line.strip().replace("runs/first", str(run)))
+        assert args[0] == "gymfactory", line
+        self.proc = subprocess.Popen([sys.executable, "-m", "gymfactory.cli", *args[1:]], cwd=ROOT, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        import signal
+
+        self.proc.send_signal(signal.SIGINT)
+        assert self.proc.wait(timeout=60) == 0
+
+
+def test_interop_gymnasium_example(first_run):
+    assert "reward 1.0 success" in _python(_example("gymnasium"), first_run)
+
+
+def test_interop_openenv_example():
+    port = _free_port()
+    with _Served(_example("openenv-serve").replace("8000", str(port)), ROOT) as served:
+        assert "OpenEnv server on" in served.proc.stderr.readline()
+        out = _python(_example("openenv").replace("8000", str(port)), ROOT)
+    assert "How much is due on invoice HE-48622?" in out and "reward 1.0 success" in out
+
+
+def test_interop_verifiers_examples(first_run):
+    from tests.support.scripted_llm import ScriptedLLM
+
+    with ScriptedLLM(['The invoice says 172.00.\nanswer("172.00")', 'answer("9")']) as llm:
+        direct = _python(_example("verifiers"), first_run, {"OPENAI_BASE_URL": llm.openai_base_url})
+        address = f"tcp://127.0.0.1:{_free_port()}"
+        with _Served(_example("verifiers-serve").replace("tcp://127.0.0.1:5000", address), first_run):
+            served = _python(_example("verifiers-client").replace("tcp://127.0.0.1:5000", address), first_run,
+                             {"OPENAI_BASE_URL": llm.openai_base_url})
+        assert llm.pending() == 0 and "HE-48622" in llm.requests[0].text()
+    assert "reward 1.0" in direct and "reward 0.0" in served  # the server scored the second, wrong, answer
+
+
+def test_interop_trl_example(first_run):
+    out = _python(_example("trl"), first_run)
+    assert re.search(r"^reward \d\.\d+$", out.strip().splitlines()[-1]), out[-2000:]

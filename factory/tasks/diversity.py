@@ -171,7 +171,7 @@ def diversity_report(tasks: Iterable[Task], threshold: float = DEFAULT_THRESHOLD
         similarity={k: buckets.get(k, 0) for k in order},
         by_app=dict(sorted(Counter(a for t in tasks for a in t.apps).items())),
         by_family=dict(sorted(Counter(t.meta.family for t in tasks).items())),
-        by_scenario=dict(sorted(Counter(scenario_of(t.world) for t in tasks).items())),
+        by_scenario=dict(sorted(Counter(scenario_of(t.world or "") for t in tasks).items())),  # a hand-written task has no world
         by_difficulty=dict(sorted(Counter(t.meta.difficulty for t in tasks).items())),
     )
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 
 import pytest
@@ -10,7 +9,7 @@ import pytest
 from contracts.taskfiles import save_tasks
 from runtime.actions import parse_action
 from runtime.interop.tool_template import with_tool_template
-from runtime.interop.trl_env import SYSTEM_PROMPT, GymfactoryToolEnv, trl_dataset
+from runtime.interop.trl_env import GymfactoryToolEnv, trl_dataset
 
 
 def _call_tools(env: GymfactoryToolEnv, actions: list[str]) -> list[str]:
@@ -56,12 +55,12 @@ def test_grpo_trainer_steps_on_the_cpu_over_a_real_app_and_the_reward_arrives(va
     import torch
     from trl import GRPOConfig, GRPOTrainer
 
-    from rl.policy import build_tiny_policy, load_policy
+    from rl.policy import load_policy
+    from tests.support.tool_policy import build_tool_policy
 
     tasks, _ = validated
     rows = trl_dataset(tasks[:1] * 2)
-    corpus = [SYSTEM_PROMPT, tasks[0].instruction, json.dumps(rows[0]["prompt"]), '<tool_call>\n{"name": "answer", "arguments": {"text": ""}}\n</tool_call>']
-    path = build_tiny_policy(tmp_path / "tiny", corpus * 4, vocab_size=600, n_positions=8192, n_embd=64)
+    path = build_tool_policy(tmp_path / "tiny", tasks[:1])
     model, tokenizer = load_policy(path)
     before = {n: p.detach().clone() for n, p in model.named_parameters()}
     args = GRPOConfig(output_dir=str(tmp_path / "out"), max_steps=1, per_device_train_batch_size=2, num_generations=2,
