@@ -45,7 +45,7 @@ _AM_CURRENCIES = {"$": "USD", "usd": "USD", "us$": "USD", "dollar": "USD", "doll
 _AM_CUR = r"(?:us\$|c\$|a\$|\$|€|£|¥|usd|eur|gbp|jpy|chf|cad|aud)"
 _AM_CUR_AFTER = _AM_CUR[:-1] + r"|dollars?|euros?|pounds?|yen)"
 _AM_NUMBER = r"[-−]?\d[\d,.']*\d|[-−]?\d"
-_AM_AMOUNT = re.compile(r"(?<![\w.,-])(?:(?P<pre>" + _AM_CUR + r")\s?(?P<n1>" + _AM_NUMBER + r")(?![\d,.]*\d)"
+_AM_AMOUNT = re.compile(r"(?<![\w.,-])(?:(?P<minus>[-−])?(?P<pre>" + _AM_CUR + r")\s?(?P<n1>" + _AM_NUMBER + r")(?![\d,.]*\d)"
                         r"|(?P<n2>" + _AM_NUMBER + r")(?:\s?(?P<post>" + _AM_CUR_AFTER + r")\b)?)(?![\w-]|[.,]\d)", re.I)
 _AM_WORDS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
@@ -245,6 +245,7 @@ def _am_amounts(text):
         value = _am_number(raw.rstrip(".,"))
         if value is None:
             continue
+        value = -value if match["minus"] else value  # -$12.00, as the apps show a negative amount
         sign = (match["pre"] or match["post"] or "").lower()
         if sign:
             marked.append((round(value, 2), _AM_CURRENCIES.get(sign)))

@@ -187,3 +187,19 @@ def test_an_llm_written_verifier_that_calls_the_matcher_gets_it_inlined():
     task = SimpleNamespace(verifier=verifier, clock="2026-10-15T09:00:00")
     assert _verdicts(task, "Tuesday, October 20") == {"right_date": True}
     assert _verdicts(task, "Oct 20 or Oct 21") == {"right_date": False}
+
+
+@pytest.mark.parametrize("type_, value, other, kind", [
+    ("money", 1234.5, 1243.5, "amount"), ("money", -12.0, 12.0, "amount"), ("date", "2026-03-03", "2026-03-04", "date"),
+    ("number", 2.5, 3.5, "amount"), ("int", 7, 8, "count"), ("phone", "555-123-4567", "555-123-9999", "text"),
+    ("email", "ana@example.com", "bo@example.com", "text"), ("text", "In progress", "Done", "text")])
+def test_the_form_the_app_itself_displays_is_the_answer(type_, value, other, kind):
+    """What a person reads off a compiled app's page (display.fmt) is paid as the stored value; with another
+    value of the field beside it, it is not."""
+    from mocked_apps.kit.spec.display import fmt
+    from mocked_apps.kit.spec.model import FieldSpec
+
+    field = FieldSpec(name="field", type=type_)
+    shown, also = fmt(field, value), fmt(field, other)
+    assert is_answer(shown, kind, value, today=TODAY, others=[str(other)]), shown
+    assert not is_answer(f"{shown} or {also}", kind, value, today=TODAY, others=[str(other)]), (shown, also)
