@@ -14,9 +14,9 @@ the pid namespace's init takes every process down with it), so `setsid`/`nohup` 
 
 Every host path bwrap itself must reach (the tiny `/etc` it binds, session workspaces) lies under one
 scratch root of the project's (`scratch_root()`): a 0711 folder that any uid may pass through, in
-TMPDIR when every folder above it can be passed through, else in /var/tmp, /tmp or /dev/shm, or where
-`GYMFACTORY_SCRATCH` says. A private 0700 TMPDIR (`mktemp -d`, systemd's PrivateTmp) is then no
-obstacle. A run that needs no host folder writes into a size-bounded tmpfs (`scratch_mb`).
+/tmp (else /var/tmp or /dev/shm, or where `GYMFACTORY_SCRATCH` says), never in TMPDIR. A private 0700
+TMPDIR (`mktemp -d`, systemd's PrivateTmp) is then no obstacle. A run that needs no host folder
+writes into a size-bounded tmpfs (`scratch_mb`).
 
 Where bubblewrap cannot run, `require()` raises `ConfinementUnavailable` naming the fix, unless
 the user opted out with `--unsafe-no-confinement` (`GYMFACTORY_UNSAFE_NO_CONFINEMENT=1`), which is
@@ -126,10 +126,12 @@ def unreachable_parent(folder: Path) -> Path | None:
 def scratch_root() -> Path:
     """The project's folder for what confined runs need on the host: this user's, 0711, reachable by any uid.
 
-    Raises `ConfinementUnavailable` naming the folders tried when none can be passed through.
+    Not in TMPDIR, which may be private (0700) and which a run should find as it left it: `/tmp`, else
+    `/var/tmp` or `/dev/shm`, or `GYMFACTORY_SCRATCH`. Raises `ConfinementUnavailable` naming the folders
+    tried when none can be passed through.
     """
     configured = os.environ.get(SCRATCH_ENV, "").strip()
-    bases = [Path(configured)] if configured else [Path(tempfile.gettempdir()), Path("/var/tmp"), Path("/tmp"), Path("/dev/shm")]
+    bases = [Path(configured)] if configured else [Path("/tmp"), Path("/var/tmp"), Path("/dev/shm")]
     refused = []
     for base in bases:
         blocked = _blocked(base)
@@ -148,7 +150,7 @@ def scratch_root() -> Path:
             refused.append(f"{root} ({exc.strerror or exc})")
             continue
         return root
-    where = f"{SCRATCH_ENV}={configured}" if configured else "TMPDIR, /var/tmp, /tmp and /dev/shm"
+    where = f"{SCRATCH_ENV}={configured}" if configured else "/tmp, /var/tmp and /dev/shm"
     raise ConfinementUnavailable(
         f"confined runs need a folder whose path every user may pass through, and none of {where} will do: "
         f"{'; '.join(refused)}. Fix: set {SCRATCH_ENV} to a folder whose parents are all searchable by others "
@@ -158,7 +160,7 @@ def scratch_root() -> Path:
 
 def scratch_folder(prefix: str) -> Path:
     """A fresh 0711 folder for host files of confined runs (session workspaces): under the scratch root where
-    confinement runs, so the run's uid can reach into it whatever TMPDIR is; else in TMPDIR."""
+    confinement runs, so the run's uid can reach into it whatever TMPDIR is; else (unconfined) in TMPDIR."""
     folder = Path(tempfile.mkdtemp(prefix=prefix, dir=scratch_root() if available() else None))
     folder.chmod(0o711)  # the confined uid passes through to its own folder, lists nothing
     return folder

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from contracts.taskfiles import load_tasks
 from gymfactory.cli import build
+from runtime import confine
 from runtime.manager import EnvironmentManager, SessionSpec
 from runtime.objectstore import ObjectStore
 from runtime.store import TrajectoryStore
@@ -84,12 +85,14 @@ def test_a_manager_removes_the_temporary_folders_it_made_when_it_closes(tmp_path
     session = manager.request(SessionSpec.for_task(task, screenshots=False))
     session.reset(task)
     made = sorted(p.name.rsplit("-", 1)[0] for p in scratch.glob("gym-*"))
-    assert made == ["gym-apps", "gym-workspaces"], made  # the app server's instance files are in the backend's folder
+    assert made == ["gym-apps"], made  # the app server's instance files are in the backend's folder
+    assert manager.workspace_root.parent == confine.scratch_root()  # workspaces: where the confined uid can reach, not TMPDIR
     assert any(manager.backend.data_dir.rglob("*.db"))
     assert (session.workspace / "notes" / "todo.txt").read_text() == "buy milk"
     session.close()
     manager.close()
     assert not list(scratch.glob("gym-*")), list(scratch.iterdir())
+    assert not manager.workspace_root.exists()
     given = tmp_path / "mine"
     given.mkdir()
     EnvironmentManager(workspace_root=given, screenshots=ObjectStore(tmp_path / "objects")).close()
