@@ -256,7 +256,7 @@ def _am_amounts(text):
 
 def _am_counts(text):
     counts = []
-    for match in re.finditer(r"(?<![\w.,$€£-])\d+(?![\w%$€£]|[.,]\d)", text):
+    for match in re.finditer(r"(?<![\w.,$€£])(?<![^\W\d]-)\d+(?![\w%$€£]|[.,]\d)", text):  # not INV-2041; 3-4 is two
         counts.append(int(match[0]))
     for match in _AM_COUNT_WORD.finditer(text):
         if match["tens"]:

@@ -67,12 +67,12 @@ def test_amounts_in_the_locale_forms_people_write():
     assert answer_values("1,234", "amount") == [{(1234.0, None)}] and answer_values("12,5", "amount") == [{(12.5, None)}]
 
 
-@pytest.mark.parametrize("text", ["3", "three", "There are 3 overdue tasks.", "Three.", "3 tasks"])
+@pytest.mark.parametrize("text", ["3", "three", "There are 3 overdue tasks.", "Three.", "3 tasks", "3 (tasks TSK-2041, TSK-2042, TSK-2050)"])
 def test_every_form_of_the_count_is_the_answer(text):
     assert is_answer(text, "count", 3)
 
 
-@pytest.mark.parametrize("text", ["4", "four", "3 or 4", "three or four", "none", "There are no overdue tasks", "twenty-three"])
+@pytest.mark.parametrize("text", ["4", "four", "3 or 4", "3-4", "three or four", "none", "There are no overdue tasks", "twenty-three"])
 def test_another_count_or_a_hedge_is_not(text):
     assert not is_answer(text, "count", 3)
 
