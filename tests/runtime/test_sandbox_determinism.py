@@ -150,3 +150,20 @@ def test_no_confined_run_leaves_a_folder_behind_in_tmpdir(tmp_path):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # no gf-etc-*, gf-sandbox-* or scratch root of ours
+
+
+def test_a_rollouts_verdict_is_taken_at_the_tasks_clock(tmp_path):
+    """The one scoring path of rollouts (Session.evaluate) runs the verifier at the task's clock too."""
+    from contracts.taskfiles import load_tasks
+    from runtime.manager import EnvironmentManager, SessionSpec
+    from runtime.objectstore import ObjectStore
+
+    [task] = load_tasks(TASK)
+    ids = [c.id for c in task.criteria]
+    verifier = f"from datetime import datetime\ndef verify(final):\n    return {{c: datetime.now() == datetime(2031, 3, 2, 10, 0) for c in {ids!r}}}\n"
+    task = task.model_copy(update={"verifier": verifier, "clock": CLOCK})
+    with EnvironmentManager(screenshots=ObjectStore(tmp_path / "shots")) as manager:
+        session = manager.request(SessionSpec.for_task(task, screenshots=False))
+        session.reset(task)
+        outcome = session.evaluate()
+    assert outcome.status == "success" and outcome.reward == 1.0, outcome
