@@ -37,13 +37,37 @@ Capability = Literal[
 CAPABILITIES: tuple[str, ...] = Capability.__args__  # type: ignore[attr-defined]
 
 
+class Measured(BaseModel):
+    """How often an agent solved a task, or its family: the evidence behind a measured difficulty."""
+
+    model_config = ConfigDict(frozen=True)
+
+    agent: str = Field(description="The agent measured, e.g. 'reference' (the offline reference model) or 'openai'.")
+    scope: Literal["task", "family"] = Field(description="'task': attempts at this task; 'family': at sampled tasks of its family.")
+    tasks: int = Field(ge=1, description="Tasks attempted (1 for scope 'task').")
+    k: int = Field(ge=1, description="Attempts per task.")
+    pass_at_1: float = Field(ge=0, le=1, description="Mean success over the scored attempts.")
+    pass_at_k: float = Field(ge=0, le=1, description="Share of the tasks solved at least once in their k attempts.")
+
+
+Difficulty = Literal["easy", "medium", "hard"]
+
+
+def difficulty_of(pass_at_1: float) -> Difficulty:
+    """The measured label: 'easy' when the agent solves at least half its attempts, 'hard' when none, else 'medium'."""
+    return "easy" if pass_at_1 >= 0.5 else "hard" if pass_at_1 == 0 else "medium"
+
+
 class TaskMeta(BaseModel):
     """Where a task came from and what kind it is."""
 
     model_config = ConfigDict(frozen=True)
 
     family: str = Field(description="Task family, e.g. 'mail.reply_with_invoice_total'.")
-    difficulty: Literal["easy", "medium", "hard"] = "medium"
+    difficulty: Difficulty = Field(default="medium", description="Measured (difficulty_source 'measured': from `measured`) or "
+                                   "declared by the family (a guess, until an agent has attempted it).")
+    difficulty_source: Literal["declared", "measured"] = "declared"
+    measured: tuple[Measured, ...] = Field(default=(), description="Pass rates of the agents that attempted the task or its family.")
     provenance: str = Field(default="template", description="'template', 'hand', or 'llm:<model>'.")
     parents: tuple[str, ...] = Field(default=(), description="Ids of tasks this one was derived from.")
     cross_app: bool = False

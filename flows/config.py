@@ -42,8 +42,15 @@ class PipelineConfig(BaseModel):
     objects_url: str | None = Field(default=None, description="Object store for screenshots: a folder or an s3:// URL "
                                     "(docs/engines.md); default $GYMFACTORY_HOME/objects.")
     batch: int = Field(default=6, ge=1, description="Tasks per Prefect task (keep Prefect tasks coarse).")
-    agents: tuple[str, ...] = Field(default=("golden", "random"), description="Agents rolled out on the accepted tasks.")
-    attempts: int = Field(default=1, ge=1, description="Attempts per task and agent.")
+    agents: tuple[str, ...] = Field(default=("golden", "random", "reference"), description="Agents rolled out on the accepted "
+                                    "tasks: the golden oracle, the random baseline, and models (the offline `reference` model, "
+                                    "`openai`, `anthropic`, `policy`), whose pass@k measures each family's difficulty.")
+    attempts: int = Field(default=1, ge=1, description="Attempts per task of the golden and random agents.")
+    pass_k: int = Field(default=2, ge=1, description="Attempts per task of each model agent: the k of pass@k; a task a model "
+                        "solves k/k (k >= 2) is dropped as too easy.")
+    model_sample: int | None = Field(default=4, ge=1, description="Tasks each model agent attempts, taken round-robin over the "
+                                     "families (the reference model takes seconds a step on a CPU); None for all.")
+    model_max_steps: int = Field(default=10, ge=1, description="Step limit of a model agent's attempt.")
     golden_sample: int | None = Field(default=16, ge=1, description="Roll the golden agent out on at most this many tasks "
                                       "(validation already ran it on every task); None for all.")
     baseline_sample: int | None = Field(default=24, ge=1, description="Roll the random baseline (the difficulty filter's "
@@ -52,6 +59,8 @@ class PipelineConfig(BaseModel):
     screenshots: bool = Field(default=True, description="Keep every rollout observation's screenshot in the object store (replay in "
                               "`gymfactory dashboard`); off saves time and disk.")
     easy_above: float = Field(default=0.5, ge=0, le=1, description="Drop tasks the random agent solves more often than this.")
+    model: str | None = Field(default=None, description="Model of the model agents: a name for an endpoint (openai, anthropic), "
+                              "a saved or registered model for `policy` and `reference` (default: smollm2-135m).")
     train: bool = Field(default=False, description="Run a short GRPO training stage and roll out the trained policy.")
     train_sft_epochs: int = Field(default=10, ge=0, description="SFT warm-up epochs of the training stage.")
     train_steps: int = Field(default=3, ge=0, description="GRPO steps of the training stage.")

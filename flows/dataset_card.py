@@ -76,7 +76,7 @@ def render(tasks: list[Task], evidence: RunEvidence, facts: CardFacts) -> str:
     split = next((s for s, n in facts.splits.items() if n), "train")
     by_app = Counter(a for t in tasks for a in t.apps)
     by_family = Counter((t.meta.family, t.meta.cross_app) for t in tasks)
-    by_diff = Counter(t.meta.difficulty for t in tasks)
+    by_diff = Counter((t.meta.difficulty, t.meta.difficulty_source) for t in tasks)
     by_capability = Counter(c for t in tasks for c in t.meta.capabilities)
     body = [
         "# gymfactory tasks", "",
@@ -98,7 +98,9 @@ def render(tasks: list[Task], evidence: RunEvidence, facts: CardFacts) -> str:
     body += ["", "## Counts", "", "By app (a cross-app task counts for each of its apps):", "",
              _table(("app", "tasks", "version"), [(a, n, facts.app_versions.get(a, "?")) for a, n in sorted(by_app.items())]),
              "", "By family:", "", _table(("family", "tasks", "cross-app"), [(f, n, "yes" if x else "no") for (f, x), n in sorted(by_family.items())]),
-             "", "By difficulty:", "", _table(("difficulty", "tasks"), sorted(by_diff.items())),
+             "", "By difficulty (measured: from the pass rate of the model agents over the task's family, see "
+             "below; declared: the family's guess, where no model attempted it):", "",
+             _table(("difficulty", "source", "tasks"), [(d, s, n) for (d, s), n in sorted(by_diff.items())]),
              "", "By capability (a task counts for each capability its family exercises):", "",
              _table(("capability", "tasks"), sorted(by_capability.items()) or [("-", 0)])]
     diversity = diversity_report(tasks)
@@ -127,6 +129,12 @@ def render(tasks: list[Task], evidence: RunEvidence, facts: CardFacts) -> str:
     return header + "\n" + "\n".join(body) + "\n"
 
 
+def _measured_families(tasks: list[Task]) -> list[tuple]:
+    """(agent, family, tasks, k, pass@1, pass@k) of every family some model agent measured."""
+    seen = {(m.agent, t.meta.family): m for t in tasks for m in t.meta.measured if m.scope == "family"}
+    return [(a, f, m.tasks, m.k, f"{m.pass_at_1:.2f}", f"{m.pass_at_k:.2f}") for (a, f), m in sorted(seen.items())]
+
+
 def _validation(tasks: list[Task], evidence: RunEvidence) -> list[str]:
     results = list(evidence.validation.values())
     ids = {t.id for t in tasks}
@@ -148,7 +156,14 @@ def _validation(tasks: list[Task], evidence: RunEvidence) -> list[str]:
                      f"{sum(r.reward for r in scored) / max(1, len(scored)):.2f}", sum(r.status == "env_error" for r in rs)))
     if rows:
         lines += [_table(("agent", "attempts", "success rate", "mean reward", "env errors"), rows), "",
-                  f"Tasks the random agent solved too often were dropped ({len(evidence.too_easy)})."]
+                  f"Dropped as too easy: {len(evidence.too_easy)} (solved in every attempt by a model, or too often by the "
+                  f"random agent). Attempted by agents but never solved except by the oracle: {len(evidence.unsolved)} "
+                  "(`outcomes.unsolved`)."]
+    measured = _measured_families(tasks)
+    if measured:
+        lines += ["", "Pass rates per family of the model agents (pass@1: mean success; pass@k: tasks solved at least once in k "
+                  "attempts); a task's `difficulty` comes from them:", "",
+                  _table(("agent", "family", "tasks", "k", "pass@1", "pass@k"), measured)]
     observed = sum(1 for t in tasks if any(s.axtree for s in evidence.demonstrations.get(t.id, [])))
     lines += ["", f"Demonstrations: {sum(1 for t in tasks if evidence.demonstrations.get(t.id))} tasks; {observed} with the "
               "accessibility text of every step (from golden rollouts), the others actions only. No screenshots."]
@@ -168,9 +183,10 @@ _COLUMNS = """| column | type | meaning |
 | `files` | list of {path, text} | workspace files |
 | `verifier`, `golden` | string | Python source of `verify(final)` and `solve(env)` |
 | `family`, `difficulty`, `provenance`, `cross_app` | string, string, string, bool | kind and origin |
+| `difficulty_source`, `measured` | string, list of struct | `measured` (from pass rates) or `declared`; the pass rates: agent, scope (task or family), tasks, k, pass@1, pass@k |
 | `capabilities` | list of string | what the task exercises (search, form_fill, cross_app, ...) |
 | `demonstration` | list of {action, url, axtree} | the golden run: each action and the observation it was taken on (empty text when not recorded) |
-| `outcomes` | struct | validation (accepted, probes failed, seconds), golden reward/success, too_easy, per-agent results |
+| `outcomes` | struct | validation (accepted, probes failed, seconds), golden reward/success, too_easy, unsolved, per-agent results |
 | `gymfactory_version` | string | version that made the row |
 | `app_versions` | list of {app, version, digest} | the apps' manifest versions and source digests |
 | `task` | string | the whole task as JSON: `Task.model_validate_json(row["task"])` |"""

@@ -35,8 +35,11 @@ _AGENT = pa.struct([("agent", pa.string()), ("attempts", pa.int64()), ("scored",
                     ("mean_reward", pa.float64()), ("env_errors", pa.int64())])
 _OUTCOMES = pa.struct([
     ("validated", pa.bool_()), ("accepted", pa.bool_()), ("probes_failed", pa.int64()), ("validation_seconds", pa.float64()),
-    ("golden_reward", pa.float64()), ("golden_success", pa.bool_()), ("too_easy", pa.bool_()), ("agents", pa.list_(_AGENT)),
+    ("golden_reward", pa.float64()), ("golden_success", pa.bool_()), ("too_easy", pa.bool_()), ("unsolved", pa.bool_()),
+    ("agents", pa.list_(_AGENT)),
 ])
+_MEASURED = pa.list_(pa.struct([("agent", pa.string()), ("scope", pa.string()), ("tasks", pa.int64()), ("k", pa.int64()),
+                                ("pass_at_1", pa.float64()), ("pass_at_k", pa.float64())]))
 
 
 class ColumnConflict(ValueError):
@@ -144,6 +147,8 @@ def table(tasks: list[Task], evidence: RunEvidence, versions: dict[str, tuple[st
         "golden": [t.golden for t in tasks],
         "family": [t.meta.family for t in tasks],
         "difficulty": [t.meta.difficulty for t in tasks],
+        "difficulty_source": [t.meta.difficulty_source for t in tasks],
+        "measured": pa.array([[m.model_dump() for m in t.meta.measured] for t in tasks], _MEASURED),
         "provenance": [t.meta.provenance for t in tasks],
         "cross_app": [t.meta.cross_app for t in tasks],
         "capabilities": [list(t.meta.capabilities) for t in tasks],
@@ -164,5 +169,5 @@ def _outcome(task: Task, evidence: RunEvidence, agents: list[dict]) -> dict:
         # validation proved reward 1 on every run of an accepted task; a golden rollout, when there was one, says so again
         "golden_reward": golden["mean_reward"] if golden else (1.0 if v and v.accepted else None),
         "golden_success": (golden["successes"] == golden["scored"]) if golden else (True if v and v.accepted else None),
-        "too_easy": task.id in evidence.too_easy, "agents": agents,
+        "too_easy": task.id in evidence.too_easy, "unsolved": task.id in evidence.unsolved, "agents": agents,
     }

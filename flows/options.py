@@ -25,17 +25,17 @@ def check_run(config: PipelineConfig) -> PipelineConfig:
     """What the config's types cannot say, checked before anything starts: the provider and agents exist (each
     agent is built once, so one that lacks its model or key says so), the Ray cluster answers, `--out` is a folder."""
     check_provider(config.provider)
+    out = Path(config.out)
+    if out.exists() and not out.is_dir():
+        raise BadOption(f"--out {out}: it is a file; pass a folder (a new one, or a run folder to resume)")
     for agent in config.agents:
         check_agent(agent)
         try:  # an agent that lacks its model or key says so now, not as a traceback in the rollouts stage
-            make_agent(agent, AgentOptions()).close()
+            make_agent(agent, AgentOptions(model=config.model)).close()
         except ValueError as err:
             raise BadOption(f"--agent {agent}: {err}") from None
     if config.runner == "ray":
         _check_ray_address(config.ray_address)
-    out = Path(config.out)
-    if out.exists() and not out.is_dir():
-        raise BadOption(f"--out {out}: it is a file; pass a folder (a new one, or a run folder to resume)")
     return config
 
 

@@ -42,6 +42,20 @@ def markdown(config: PipelineConfig, stages: dict) -> str:
                       "| agent | attempts | success rate | mean reward | env errors |", "|---|---|---|---|---|"]
             lines += [f"| {a['agent']} | {a['attempts']} | {a['success_rate']:.2f} | {a['mean_reward']:.2f} | {a['env_errors']} |"
                       for a in stages[stage]["agents"]]
+    difficulty = stages.get("rollouts", {}).get("difficulty") or {}
+    if difficulty:
+        lines += ["", "## Measured difficulty", "",
+                  f"{difficulty.get('measured', 0)} kept tasks carry a difficulty measured by model agents (the others keep their "
+                  f"family's declared one); dropped as too easy: {difficulty.get('too_easy', 0)}; attempted but never solved "
+                  f"except by the oracle: {difficulty.get('unsolved', 0)} (tasks/unsolved.json)."]
+        sample = config.model_sample
+        if sample is not None:
+            lines += ["", f"Model agents attempted a sample of {sample} tasks, {config.pass_k} times each (`--model-sample`, "
+                      "`--pass-k`; the reference model takes seconds a step on a CPU)."]
+        if difficulty.get("families"):
+            lines += ["", "| agent | family | tasks | k | pass@1 | pass@k | difficulty |", "|---|---|---|---|---|---|---|"]
+            lines += [f"| {r['agent']} | {r['family']} | {r['tasks']} | {r['k']} | {r['pass@1']:.2f} | {r['pass@k']:.2f} | "
+                      f"{r['difficulty']} |" for r in difficulty["families"]]
     if "dataset" in stages:
         apps = f" over {stages['dataset']['apps']} apps" if "apps" in stages["dataset"] else ""
         lines += ["", f"Dataset: `{stages['dataset']['path']}` ({stages['dataset']['rows']} tasks{apps}), "

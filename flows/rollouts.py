@@ -21,6 +21,7 @@ from .environment import browser_slot, current
 from .runners import RolloutJob, fanout, pool_summary, ray_pool, shared_url
 from .artifacts import ProgressArtifact, table
 from .config import PipelineConfig
+from .difficulty import ORACLE, judge
 from .workdir import Workdir
 
 
@@ -70,9 +71,12 @@ def rollouts_flow(config: PipelineConfig, tasks_file: str = "tasks/reviewed.json
     wd, started = Workdir(config.out), time.monotonic()
     source = wd.path(*tasks_file.split("/"))
     agents = agents or config.agents
+    model = model or config.model
     inputs = [Workdir.fingerprint(source.read_text()), agents, config.attempts, config.max_steps, config.golden_sample, model]
     if config.baseline_sample is not None:  # a run without a baseline sample fingerprints as before, so it still resumes
         inputs.append(config.baseline_sample)
+    if models(agents):  # likewise for a run without model agents
+        inputs += [config.pass_k, config.model_sample, config.model_max_steps]
     if (done := wd.done(stage, inputs)) is not None:
         print(f"{stage}: already done, skipping")
         return done
@@ -84,14 +88,14 @@ def rollouts_flow(config: PipelineConfig, tasks_file: str = "tasks/reviewed.json
     with fanout(config) as pool:
         submitted = []  # every agent's batches at once: the golden sample alone is too few batches to fill the slots
         for agent in agents:
-            mine = _sample(tasks, config.golden_sample if agent == "golden" else config.baseline_sample if is_baseline(agent) else None)
+            plan = _plan(agent, config)
+            mine = _sample(tasks, plan["sample"])
             progress = ProgressArtifact(f"{stage}-{agent}-progress", len(mine), f"Tasks attempted by {agent}")
             size = max(1, min(config.batch, math.ceil(len(mine) / config.concurrency)))  # at least one batch per slot
             batches = [mine[i : i + size] for i in range(0, len(mine), size)]
-            steps = max(config.max_steps, 60) if agent == "golden" else config.max_steps  # the oracle runs to its end
-            run = f"{stage}-{agent}-{Workdir.fingerprint([inputs[0], config.attempts, steps, model])}"  # same work -> same run
+            run = f"{stage}-{agent}-{Workdir.fingerprint([inputs[0], plan['attempts'], plan['steps'], model])}"  # same work -> same run
             shots = config.screenshots and not is_baseline(agent)  # the difficulty filter's reference leaves nothing to replay
-            futures = [rollout_batch.submit(b, agent, config.attempts, steps, store_url, model, run, shots) for b in batches]
+            futures = [rollout_batch.submit(b, agent, plan["attempts"], plan["steps"], store_url, model, run, shots) for b in batches]
             submitted.append((agent, futures, batches, progress))
         for agent, futures, batches, progress in submitted:
             results: list[AttemptResult] = []
@@ -103,19 +107,33 @@ def rollouts_flow(config: PipelineConfig, tasks_file: str = "tasks/reviewed.json
     rows = [summarize(a, r) for a, r in by_agent.items()]
     table(f"{stage}-by-agent", rows, "Rollout success by agent (env errors apart, never counted as failures)")
     summary = {"agents": rows, **pool_summary(pool)}
-    if stage == "rollouts" and "random" in by_agent:
-        summary["difficulty"] = _difficulty_filter(wd, tasks, by_agent["random"], config.easy_above)
+    if stage == "rollouts" and ("random" in by_agent or models(by_agent)):
+        summary["difficulty"] = _difficulty_filter(wd, tasks, by_agent, config)
+        if summary["difficulty"]["families"]:
+            table(f"{stage}-difficulty", summary["difficulty"]["families"], "Measured difficulty: pass@k per family of each model agent")
     return wd.finish(stage, inputs, summary, time.monotonic() - started)
 
 
-def _difficulty_filter(wd: Workdir, tasks: list[Task], random_results: list[AttemptResult], easy_above: float) -> dict:
-    """Drop tasks the random (reference) agent solves too often: tasks/final.jsonl (tasks it did not attempt are kept)."""
-    rate: dict[str, list[bool]] = {}
-    for r in random_results:
-        if r.status in SCORED:
-            rate.setdefault(r.task_id, []).append(r.success)
-    easy = {t for t, s in rate.items() if s and sum(s) / len(s) > easy_above}
-    final = [t for t in tasks if t.id not in easy]
-    save_tasks(final, wd.path("tasks", "final.jsonl"))
-    wd.path("tasks", "too_easy.json").write_text(json.dumps(sorted(easy)))
-    return {"kept": len(final), "too_easy": len(easy), "measured": len(rate)}
+def models(agents) -> list[str]:
+    """The agents whose pass rates measure difficulty: all but the golden oracle and baselines (random)."""
+    return [a for a in agents if a != ORACLE and not is_baseline(a)]
+
+
+def _plan(agent: str, config: PipelineConfig) -> dict:
+    """Sample, attempts and step limit of one agent: the oracle runs to its end on a sample, models k times each."""
+    if agent == ORACLE:
+        return {"sample": config.golden_sample, "attempts": config.attempts, "steps": max(config.max_steps, 60)}
+    if is_baseline(agent):
+        return {"sample": config.baseline_sample, "attempts": config.attempts, "steps": config.max_steps}
+    return {"sample": config.model_sample, "attempts": config.pass_k, "steps": config.model_max_steps}
+
+
+def _difficulty_filter(wd: Workdir, tasks: list[Task], by_agent: dict[str, list[AttemptResult]], config: PipelineConfig) -> dict:
+    """Measured difficulty, too-easy drops and unsolved flags (flows.difficulty): tasks/final.jsonl, too_easy.json, unsolved.json."""
+    verdict = judge(tasks, by_agent, models(by_agent), config.easy_above)
+    save_tasks(list(verdict.tasks), wd.path("tasks", "final.jsonl"))
+    wd.path("tasks", "too_easy.json").write_text(json.dumps(list(verdict.too_easy)))
+    wd.path("tasks", "unsolved.json").write_text(json.dumps(list(verdict.unsolved)))
+    measured = sum(t.meta.difficulty_source == "measured" for t in verdict.tasks)
+    return {"kept": len(verdict.tasks), "too_easy": len(verdict.too_easy), "unsolved": len(verdict.unsolved), "measured": measured,
+            "families": list(verdict.families)}

@@ -39,7 +39,9 @@ class RunEvidence(BaseModel):
     validation: dict[str, ValidationResult] = Field(default_factory=dict, description="Task id -> its last validation verdict.")
     attempts: dict[str, list[AttemptResult]] = Field(default_factory=dict, description="Agent -> its rollout attempts.")
     demonstrations: dict[str, list[DemoStep]] = Field(default_factory=dict, description="Task id -> the golden run's steps.")
-    too_easy: tuple[str, ...] = Field(default=(), description="Tasks the difficulty filter dropped (random agent solved them).")
+    too_easy: tuple[str, ...] = Field(default=(), description="Tasks the difficulty filter dropped (a model solved them k/k, or "
+                                      "the random agent too often).")
+    unsolved: tuple[str, ...] = Field(default=(), description="Tasks attempted by agents other than the oracle and never solved.")
 
 
 def gather(run: Path, store_url: str | None = None) -> RunEvidence:
@@ -58,8 +60,9 @@ def gather(run: Path, store_url: str | None = None) -> RunEvidence:
     # golden rollout where there is one (the same actions, each with the observation it acted on)
     demos = {tid: [DemoStep(action=a) for a in r.golden_actions] for tid, r in validation.items() if r.accepted}
     demos.update(_observed_golden_runs(store_url or str(run / "rollouts" / "trajectories.db"), attempts.get("golden", [])))
-    too_easy = tuple(json.loads((tasks / "too_easy.json").read_text())) if (tasks / "too_easy.json").is_file() else ()
-    return RunEvidence(validation=validation, attempts=attempts, demonstrations=demos, too_easy=too_easy)
+    too_easy, unsolved = (tuple(json.loads((tasks / f).read_text())) if (tasks / f).is_file() else ()
+                          for f in ("too_easy.json", "unsolved.json"))
+    return RunEvidence(validation=validation, attempts=attempts, demonstrations=demos, too_easy=too_easy, unsolved=unsolved)
 
 
 def _observed_golden_runs(store_url: str, golden: list[AttemptResult]) -> dict[str, list[DemoStep]]:

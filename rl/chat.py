@@ -1,8 +1,9 @@
 """Harness prompts as token ids for a local causal LM, built so that sampling and training see the same ids.
 
-Each message is encoded on its own (`<|role|>` header + text), and an assistant message is its
+Each message is encoded on its own (a role header + text), and an assistant message is its
 header followed by the exact ids the policy sampled for it (or, for a demonstration, the encoded
-text plus end-of-sequence). Concatenating per-message ids, instead of tokenizing one long string,
+text plus end-of-sequence). A tokenizer with ChatML tokens (`<|im_start|>`, as the reference model
+SmolLM2-Instruct has) gets the framing it was instruction-tuned on; others get `<|role|>` headers. Concatenating per-message ids, instead of tokenizing one long string,
 is what makes a training sample's tokens equal the prompt the agent saw plus its outputs.
 """
 
@@ -42,14 +43,21 @@ class ChatFormat:
     def __init__(self, tokenizer):
         self.tokenizer = tokenizer
         self.eos = tokenizer.eos_token_id
-        self.bos = [tokenizer.bos_token_id] if tokenizer.bos_token_id is not None else []
+        self.chatml = "<|im_start|>" in tokenizer.get_vocab() and tokenizer.eos_token == "<|im_end|>"
+        # ChatML opens with the first message's header; the <|role|> format with the tokenizer's bos, if any
+        self.bos = [] if self.chatml or tokenizer.bos_token_id is None else [tokenizer.bos_token_id]
         self._cache: dict[tuple[str, str], list[int]] = {}
+        self._sep = self.encode_text("\n") if self.chatml else []  # after an assistant's <|im_end|>
 
     def encode_text(self, text: str) -> list[int]:
         return list(self.tokenizer.encode(text, add_special_tokens=False))
 
     def header(self, role: str) -> list[int]:
-        return self._chunk("header", f"<|{role}|>\n")
+        return self._chunk("header", f"<|im_start|>{role}\n" if self.chatml else f"<|{role}|>\n")
+
+    def _message(self, role: str, text: str) -> list[int]:
+        body = strip_instance(text)
+        return self._chunk(role, f"<|im_start|>{role}\n{body}<|im_end|>\n" if self.chatml else f"<|{role}|>\n{body}\n")
 
     def output_ids(self, text: str) -> list[int]:
         """Ids of an output not sampled by the policy (a demonstration): its text, then end-of-sequence."""
@@ -66,9 +74,9 @@ class ChatFormat:
                 body = list(sampled[text]) if text in sampled else self.output_ids(text)
                 out.outputs.append((len(out.ids), len(out.ids) + len(body)))
                 out.train.append(msg.train)
-                out.ids += body
+                out.ids += body + self._sep
             else:
-                out.ids += self._chunk(msg.role, f"<|{msg.role}|>\n{strip_instance(msg.text())}\n")
+                out.ids += self._message(msg.role, msg.text())
         return out
 
     def generation_prompt(self, prompt: Prompt, sampled: Mapping[str, Sequence[int]] | None = None) -> list[int]:

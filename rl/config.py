@@ -6,6 +6,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from .models import REFERENCE
+
 
 class TrainConfig(BaseModel):
     """SFT warm-up on golden demonstrations, then GRPO over the shared rollout path, then held-out evaluation."""
@@ -14,8 +16,13 @@ class TrainConfig(BaseModel):
 
     tasks: Path = Field(description="Task file (.json / .jsonl) or folder; split into training and held-out instances.")
     out: Path = Field(description="Run folder: checkpoints/, metrics.jsonl, trajectories.db, report.json.")
-    policy: Path | None = Field(default=None, description="A saved Hugging Face causal LM to start from (local path).")
-    init_tiny: bool = Field(default=False, description="Without --policy: build the tiny BPE + 2-layer GPT-2 from the tasks' texts.")
+    policy: str | None = Field(default=None, description="Starting policy: a saved Hugging Face causal LM (folder) or a registered "
+                               "model name; default the offline reference model, smollm2-135m (SmolLM2-135M-Instruct).")
+    init_tiny: bool = Field(default=False, description="Instead: build the tiny BPE + 2-layer GPT-2 from the tasks' texts (tests, toys).")
+    trainable_layers: int | None = Field(default=None, ge=0, description="Train only the top N transformer blocks (0: all weights). "
+                                         "Default: all for the tiny policy, the top 4 of a pretrained one (2.3 s instead of 6.9 s "
+                                         "forward+backward at 512 tokens on the reference model).")
+    zero_shot: bool = Field(default=True, description="Evaluate the starting policy on the held-out tasks before any training.")
     tiny_vocab: int = Field(default=1024, ge=300, description="Vocabulary of the tiny policy's tokenizer.")
     tiny_context: int = Field(default=3072, ge=256, description="Context length (positions) of the tiny policy.")
     tiny_width: int = Field(default=128, ge=16, description="Embedding width of the tiny policy.")
@@ -42,6 +49,18 @@ class TrainConfig(BaseModel):
 
     @model_validator(mode="after")
     def _policy_source(self) -> "TrainConfig":
-        if self.policy is None and not self.init_tiny:
-            raise ValueError("give --policy PATH or --init-tiny")
+        if self.policy is not None and self.init_tiny:
+            raise ValueError("give --policy NAME_OR_PATH or --init-tiny, not both")
         return self
+
+    def start(self) -> str | None:
+        """The starting policy's name or folder; None: build the tiny one."""
+        if self.init_tiny:
+            return None
+        return self.policy or REFERENCE
+
+    def layers(self) -> int:
+        """Transformer blocks to train (0: every weight)."""
+        if self.trainable_layers is not None:
+            return self.trainable_layers
+        return 0 if self.init_tiny else 4

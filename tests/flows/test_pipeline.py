@@ -17,6 +17,7 @@ SYNTH = dict(n=3, families=("drive.rename_document", "mail.star_invoice_email", 
              scenarios=("month_end",), worlds_per_pair=1)
 TOY = dict(synth=SYNTH, validation_runs=1, baseline_sample=2, concurrency=2, batch=2,
            agents=("golden", "random"), max_steps=6, easy_above=0.5)
+MODEL = dict(agents=("golden", "random", "reference"), model_sample=1, pass_k=2, model_max_steps=2)
 
 
 def _runs(client, name: str):
@@ -24,7 +25,7 @@ def _runs(client, name: str):
 
 
 def test_toy_pipeline_records_runs_states_and_artifacts(prefect_server, tmp_path):
-    config = PipelineConfig(out=tmp_path / "run", **TOY)
+    config = PipelineConfig(out=tmp_path / "run", **{**TOY, **MODEL})
     report = pipeline(config)
     assert report["stages"]["validate"]["accepted"] >= 2
     assert (tmp_path / "run" / "report.md").read_text().startswith("# gymfactory run")
@@ -44,8 +45,17 @@ def test_toy_pipeline_records_runs_states_and_artifacts(prefect_server, tmp_path
     rollouts = report["stages"]["rollouts"]  # the baseline measured 2 of the reviewed tasks; the rest are kept unmeasured
     random_row = next(a for a in rollouts["agents"] if a["agent"] == "random")
     reviewed = report["stages"]["review"]["kept"]
-    assert random_row["attempts"] == min(2, reviewed) and rollouts["difficulty"]["measured"] == min(2, reviewed)
+    assert random_row["attempts"] == min(2, reviewed)
     assert rollouts["difficulty"]["kept"] + rollouts["difficulty"]["too_easy"] == reviewed
+    # the reference model attempted 1 task twice: its family's difficulty is measured, the others keep the declared one
+    reference_row = next(a for a in rollouts["agents"] if a["agent"] == "reference")
+    assert reference_row["attempts"] == 2 and reference_row["env_errors"] == 0
+    (family,) = [r["family"] for r in rollouts["difficulty"]["families"]]
+    sources = dict(zip(ds["family"], ds["difficulty_source"]))
+    assert sources.get(family, "measured") == "measured" and set(sources.values()) <= {"measured", "declared"}
+    assert rollouts["difficulty"]["measured"] == sum(1 for f in ds["family"] if f == family)
+    report_md = (tmp_path / "run" / "report.md").read_text()
+    assert "## Measured difficulty" in report_md and f"| reference | {family} | 1 | 2 |" in report_md
 
     with get_client(sync_client=True) as client:
         flows = {f.id: f.name for f in client.read_flows()}

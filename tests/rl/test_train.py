@@ -114,7 +114,22 @@ def test_env_error_attempts_never_enter_a_batch_or_the_sampler(warm, env):
     before = {n: p.detach().clone() for n, p in model.named_parameters()}
     row = grpo_step(1, model, tokenizer, torch.optim.SGD(model.parameters(), lr=0.1), sampler, {broken.id: broken}, config, manager, store)
     assert row["attempts"] == 2 and row["env_errors"] == 2 and row["samples"] == 0 and not row["updated"]
+    assert "env_error" in row["skipped"]
     assert sampler.success_rate("notes-broken") is None
+    assert all(torch.equal(p, before[n]) for n, p in model.named_parameters())
+
+
+def test_a_grpo_step_whose_groups_all_scored_alike_says_it_updated_nothing(warm, env):
+    model, tokenizer, *_ = warm
+    manager, store = env
+    task = next(t for t in load_tasks(FIXTURE_TASKS) if t.id == "notes-delete-groceries")
+    config = TrainConfig(tasks=FIXTURE_TASKS, out=Path("unused"), init_tiny=True, max_steps=1, max_new_tokens=8, concurrency=1,
+                         tasks_per_step=1, group_size=2)  # one step cannot delete a note: every attempt fails alike
+    before = {n: p.detach().clone() for n, p in model.named_parameters()}
+    row = grpo_step(1, model, tokenizer, torch.optim.SGD(model.parameters(), lr=0.1), TaskSampler(group_size=2), {task.id: task},
+                    config, manager, store)
+    assert row["env_errors"] == 0 and row["samples"] == 0 and not row["updated"]
+    assert "same reward" in row["skipped"] and "advantage is 0" in row["skipped"]
     assert all(torch.equal(p, before[n]) for n, p in model.named_parameters())
 
 
@@ -130,7 +145,8 @@ def test_train_end_to_end_writes_checkpoints_and_metrics_and_resumes(tmp_path, e
     assert not set(report.train_tasks) & set(report.held_out_tasks)
     assert (out / "checkpoints" / "sft" / "trainer_state.json").is_file()
     assert (out / "checkpoints" / "step-000001" / "model.safetensors").is_file()
-    assert set(report.held_out) == {"sft", "sft+grpo"} and report.held_out["sft"].scored == 1
+    assert set(report.held_out) == {"zero-shot", "sft", "sft+grpo"} and report.held_out["sft"].scored == 1
+    assert report.held_out["zero-shot"].scored == 1  # the starting policy, evaluated before any training
     rows = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
     assert [r["epoch"] for r in rows if r["phase"] == "sft"] == [1, 2]
     grpo = [r for r in rows if r["phase"] == "grpo"]
