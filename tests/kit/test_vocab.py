@@ -21,7 +21,7 @@ CLOCK = datetime(2026, 3, 2, 9)
 def test_each_vocabulary_names_its_source_and_reads_as_real_text(name):
     vocab = vocabularies()[name]
     assert vocab.source and vocab.about
-    assert len(vocab.items) >= 5
+    assert len(vocab.items) >= 5 and all(values for values in vocab.groups.values())
     lower = [v.lower() for v in vocab.items]
     inside = [(a, b) for a in lower for b in lower if a != b and a in b]
     assert not inside, f"{name}: a search for one value would find another: {inside[:3]}"
@@ -48,6 +48,9 @@ def test_grouped_vocabularies_follow_the_rows_own_values():
     assert list(rows[0]) == ["id", "name", "aisle", "brand", "price", "stock", "organic"]  # the spec's order, whatever the draw order
     animals = sample_seed(read_spec(compiled()["petpals"]), 7, CLOCK)["animal"]
     assert all(a["breed"] in vocabularies()["breed"].groups[a["species"]] for a in animals)
+    posts = sample_seed(read_spec(compiled()["pulse"]), 7, CLOCK)["post"]  # a headline by topic, its text by headline
+    assert all(p["headline"] in vocabularies()["post_headline"].groups[p["topic"]] for p in posts)
+    assert all(p["body"] in vocabularies()["post_body"].groups[p["headline"]] for p in posts)
 
 
 def test_every_compiled_apps_sample_rows_are_free_of_lorem_and_salad():
