@@ -11,6 +11,7 @@ import hashlib
 import inspect
 import os
 import threading
+import time
 from dataclasses import dataclass
 
 import torch
@@ -27,7 +28,7 @@ from .policy import PolicyError, load_policy
 
 MAX_NEW_TOKENS = 48  # replies are one action line; longer generations only burn CPU
 _LOADING = threading.Lock()  # transformers' from_pretrained is not thread-safe (its meta-device init is global)
-_HAS_BF16 = "avx512_bf16" in (open("/proc/cpuinfo").read() if os.path.exists("/proc/cpuinfo") else "")
+HAS_BF16 = "avx512_bf16" in (open("/proc/cpuinfo").read() if os.path.exists("/proc/cpuinfo") else "")
 
 
 def _threads() -> int:
@@ -40,6 +41,7 @@ def _threads() -> int:
     return 1 if os.getloadavg()[0] >= cores else cores
 
 
+GENERATION = {"prompt_tokens": 0, "generated_tokens": 0, "seconds": 0.0}  # this process's inference, for tokens/s reports
 _LOADED: dict[tuple[str, int], tuple] = {}  # (model folder, its weights' mtime) -> (model, tokenizer, lock)
 _KEEP = 2  # models held at once (the policy being evaluated and the reference, say); older ones are let go
 
@@ -173,13 +175,17 @@ class PolicyAgent:
         return self._run(ids)
 
     def _run(self, ids: list[int]) -> tuple[list[int], list[float]]:
-        threads = torch.get_num_threads()
+        threads, started, prefilled = torch.get_num_threads(), time.monotonic(), self.prefilled
         torch.set_num_threads(_threads())
         try:
-            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.bf16 and _HAS_BF16):
-                return self._sample(ids)
+            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.bf16 and HAS_BF16):
+                out = self._sample(ids)
         finally:
             torch.set_num_threads(threads)
+        GENERATION["prompt_tokens"] += self.prefilled - prefilled
+        GENERATION["generated_tokens"] += len(out[0])
+        GENERATION["seconds"] += time.monotonic() - started
+        return out
 
     def _sample(self, ids: list[int]) -> tuple[list[int], list[float]]:
         model = self.lm

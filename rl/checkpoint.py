@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import torch
+from transformers.utils import logging as hf_logging
 
 STATE = "trainer_state.json"
 
@@ -26,7 +27,11 @@ def save_model(path: Path, model, tokenizer, optimizer: torch.optim.Optimizer | 
     if path.exists():
         shutil.rmtree(path)
     path.mkdir(parents=True)
-    model.save_pretrained(path)
+    hf_logging.disable_progress_bar()  # a bar per checkpoint in the training log
+    try:
+        model.save_pretrained(path)
+    finally:
+        hf_logging.enable_progress_bar()
     tokenizer.save_pretrained(path)
     if optimizer is not None:
         torch.save(optimizer.state_dict(), path / "optimizer.pt")

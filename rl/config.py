@@ -22,13 +22,16 @@ class TrainConfig(BaseModel):
     trainable_layers: int | None = Field(default=None, ge=0, description="Train only the top N transformer blocks (0: all weights). "
                                          "Default: all for the tiny policy, the top 4 of a pretrained one (2.3 s instead of 6.9 s "
                                          "forward+backward at 512 tokens on the reference model).")
+    bf16: bool = Field(default=True, description="SFT of a pretrained policy under bfloat16 autocast, where the CPU has AVX512-BF16 "
+                       "(the tiny policy keeps float32).")
     zero_shot: bool = Field(default=True, description="Evaluate the starting policy on the held-out tasks before any training.")
     tiny_vocab: int = Field(default=1024, ge=300, description="Vocabulary of the tiny policy's tokenizer.")
     tiny_context: int = Field(default=3072, ge=256, description="Context length (positions) of the tiny policy.")
     tiny_width: int = Field(default=128, ge=16, description="Embedding width of the tiny policy.")
     sft_epochs: int = Field(default=20, ge=0, description="Passes over the golden demonstrations' windowed samples.")
     sft_batch: int = Field(default=4, ge=1, description="Windowed samples per SFT optimizer step.")
-    sft_lr: float = Field(default=2e-3, gt=0, description="AdamW learning rate of the supervised warm-up.")
+    sft_lr: float | None = Field(default=None, gt=0, description="AdamW learning rate of the supervised warm-up; default 2e-3 for "
+                                 "the tiny policy (trained from scratch), 1e-4 for a pretrained one.")
     grpo_steps: int = Field(default=10, ge=0, description="GRPO optimisation steps (one batch of groups each).")
     group_size: int = Field(default=8, ge=2, description="Attempts per task for an unseen or sometimes-solved task (G).")
     tasks_per_step: int = Field(default=4, ge=1, description="Tasks (groups) sampled per GRPO step.")
@@ -58,6 +61,10 @@ class TrainConfig(BaseModel):
         if self.init_tiny:
             return None
         return self.policy or REFERENCE
+
+    def warm_up_lr(self) -> float:
+        """The SFT learning rate: the given one, or the default for the kind of policy."""
+        return self.sft_lr if self.sft_lr is not None else 2e-3 if self.init_tiny else 1e-4
 
     def layers(self) -> int:
         """Transformer blocks to train (0: every weight)."""

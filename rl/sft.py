@@ -31,7 +31,7 @@ def supervised_loss(model, samples: Sequence[Sample], pad_id: int, micro_batch: 
     with torch.no_grad():
         for chunk in _chunks(samples, micro_batch):
             b = collate(chunk, pad_id)
-            logp = token_logprobs(model, b.input_ids, b.attention_mask)
+            logp = token_logprobs(model, b.input_ids, b.attention_mask, b.loss_mask)
             total += float(-(logp * b.loss_mask).sum())
             tokens += int(b.loss_mask.sum())
     model.train(was_training)
@@ -40,7 +40,7 @@ def supervised_loss(model, samples: Sequence[Sample], pad_id: int, micro_batch: 
 
 def sft_epoch(
     model, optimizer: torch.optim.Optimizer, samples: Sequence[Sample], pad_id: int, *, micro_batch: int = 8,
-    batch_size: int = 16, rng: random.Random | None = None, max_grad_norm: float = 1.0,
+    batch_size: int = 16, rng: random.Random | None = None, max_grad_norm: float = 1.0, bf16: bool = False,
 ) -> dict[str, float]:
     """One shuffled pass; each optimizer step averages the token loss over `batch_size` samples."""
     order = list(samples)
@@ -52,7 +52,8 @@ def sft_epoch(
         optimizer.zero_grad(set_to_none=True)
         for chunk in _chunks(batch, micro_batch):
             b = collate(chunk, pad_id)
-            logp = token_logprobs(model, b.input_ids, b.attention_mask)
+            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
+                logp = token_logprobs(model, b.input_ids, b.attention_mask, b.loss_mask)
             nll = -(logp * b.loss_mask).sum()
             (nll / max(n_tokens, 1)).backward()
             total += float(nll.detach())
@@ -66,16 +67,16 @@ def sft_epoch(
 
 def sft(
     model, samples: Sequence[Sample], pad_id: int, *, epochs: int, lr: float, batch_size: int = 4, micro_batch: int = 8,
-    seed: int = 0, log: Callable[[dict], None] | None = None,
+    seed: int = 0, log: Callable[[dict], None] | None = None, bf16: bool = False,
 ) -> list[dict[str, float]]:
-    """`epochs` passes of AdamW; returns (and logs) each epoch's stats."""
+    """`epochs` passes of AdamW (with `bf16`, forward and backward under bfloat16 autocast); returns (and logs) each epoch's stats."""
     if not samples or epochs <= 0:
         return []
-    optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.0)
+    optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=lr, weight_decay=0.0)
     rng = random.Random(seed)
     history = []
     for epoch in range(epochs):
-        stats = {"phase": "sft", "epoch": epoch + 1, **sft_epoch(model, optimizer, samples, pad_id, micro_batch=micro_batch, batch_size=batch_size, rng=rng)}
+        stats = {"phase": "sft", "epoch": epoch + 1, **sft_epoch(model, optimizer, samples, pad_id, micro_batch=micro_batch, batch_size=batch_size, rng=rng, bf16=bf16)}
         history.append(stats)
         if log is not None:
             log(stats)

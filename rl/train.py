@@ -27,7 +27,7 @@ from runtime.rollout import AttemptResult, recorded_turns, rollout, run_attempt
 from runtime.store import TrajectoryStore
 
 from . import checkpoint as ckpt
-from .agent import PolicyAgent, SampledStep
+from .agent import HAS_BF16, PolicyAgent, SampledStep
 from .chat import ChatFormat, strip_instance
 from .config import TrainConfig
 from .demos import Demo, collect_demos
@@ -304,8 +304,8 @@ def _warm_up(config, out, train_tasks, held, manager, store, metrics, say) -> Pa
         metrics.write(row)
         say(f"  sft epoch {row['epoch']}: loss {row['loss']:.4f} ({row['tokens_per_s']:.0f} tok/s)")
 
-    sft(model, samples, tokenizer.pad_token_id, epochs=config.sft_epochs, lr=config.sft_lr, batch_size=config.sft_batch, micro_batch=config.micro_batch,
-        seed=config.seed, log=on_epoch)
+    sft(model, samples, tokenizer.pad_token_id, epochs=config.sft_epochs, lr=config.warm_up_lr(), batch_size=config.sft_batch, micro_batch=config.micro_batch,
+        seed=config.seed, log=on_epoch, bf16=config.bf16 and start is not None and HAS_BF16)
     after = supervised_loss(model, samples, tokenizer.pad_token_id, config.micro_batch)
     path = ckpt.save_model(ckpt.checkpoint_dir(out, None), model, tokenizer)
     sft_eval = None

@@ -44,11 +44,11 @@ def grpo_update(
     for lo in range(0, n, size):
         part = _slice(batch, lo, lo + size)
         mask = part.loss_mask.float()
-        logp = token_logprobs(model, part.input_ids, part.attention_mask)
+        logp = token_logprobs(model, part.input_ids, part.attention_mask, part.loss_mask)
         logp_ref = None
         if ref_model is not None and kl_coef > 0:
             with torch.no_grad():
-                logp_ref = token_logprobs(ref_model, part.input_ids, part.attention_mask)
+                logp_ref = token_logprobs(ref_model, part.input_ids, part.attention_mask, part.loss_mask)
         old = part.rollout_logp.detach()
         loss, stats = clipped_objective(logp, old, part.advantages, mask, clip_eps, logp_ref, kl_coef)
         share = part.input_ids.shape[0] / n

@@ -87,3 +87,20 @@ def test_sampler_budgets_follow_the_success_estimate():
     assert restored.budget("never") == 4
     picks = s.sample(["a", "b", "c"], 5)
     assert len(picks) == 5 and {t for t, _ in picks} == {"a", "b", "c"}
+
+
+def test_logprobs_of_the_masked_tokens_alone_equal_the_full_ones_and_carry_gradients(tiny):
+    model, _ = tiny
+    model.eval()  # no dropout: the two passes must see the same network
+    ids = torch.randint(5, 200, (2, 40))
+    attn = torch.ones_like(ids)
+    mask = torch.zeros_like(ids)
+    mask[0, 30:35] = 1
+    mask[1, 10:12] = 1
+    full = token_logprobs(model, ids, attn)
+    kept = token_logprobs(model, ids, attn, mask)
+    assert torch.allclose(full * mask, kept * mask, atol=1e-5)
+    assert float((kept.detach() * (1 - mask))[:, :10].abs().sum()) == 0.0  # positions masked in no row are never scored
+    (kept * mask).sum().backward()
+    assert any(p.grad is not None and float(p.grad.abs().sum()) > 0 for p in model.parameters())
+    model.zero_grad(set_to_none=True)
