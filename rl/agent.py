@@ -112,6 +112,7 @@ class PolicyAgent:
     ) -> "PolicyAgent":
         """An agent over a model already in memory (the trainer's), sharing its weights."""
         agent = cls.__new__(cls)
+        agent.patience = None
         agent._setup(model, tokenizer, name, temperature, max_new_tokens, seed, lock)
         return agent
 
@@ -140,14 +141,15 @@ class PolicyAgent:
         """Output text -> the ids sampled for it, to render earlier replies exactly as generated."""
         return {s.text: s.output_ids for s in self.steps}
 
-    patience = 3  # replies in a row that are no action before the agent gives up (a model that cannot act is stuck)
+    patience: int | None = 3  # replies in a row that are no action before the agent gives up (a model that cannot act is
+    #                           stuck); None for the trainer's own agents, whose every reply is a training sample
 
     def act(self, prompt: Prompt, observation: Observation) -> str | None:
         step = self.sample(prompt)
         _check_formattable(step.text)
         self.steps.append(step)
         self._misses = 0 if _parses(step.text) else self._misses + 1
-        if self._misses >= self.patience:
+        if self.patience is not None and self._misses >= self.patience:
             raise AgentFailed(f"{self.patience} replies in a row were not actions; the last: {step.text.strip()[:80]!r}")
         return step.text
 

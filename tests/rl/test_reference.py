@@ -99,3 +99,21 @@ def test_the_kv_cache_inside_a_window_gives_the_tokens_a_fresh_prefill_gives(age
     assert cold_agent.prefilled == len(cold.prompt_ids) and reused < len(warm.prompt_ids) / 2
     assert warm.output_ids == cold.output_ids
     assert torch.allclose(torch.tensor(warm.logprobs), torch.tensor(cold.logprobs), atol=1e-3)
+
+
+def test_an_agent_that_writes_no_action_three_times_in_a_row_gives_up_and_is_scored(tmp_path):
+    from rl.policy import build_tiny_policy
+
+    folder = build_tiny_policy(tmp_path / "untrained", ["zzz qqq xxx"] * 20, vocab_size=300, n_positions=4096, n_embd=16)
+    agent = make_agent("policy", AgentOptions(model=str(folder), temperature=1.0, max_tokens=6))  # babble: never an action
+    task = notes_instances(1, seed=4)[0]
+    store = TrajectoryStore(tmp_path / "t.db")
+    with EnvironmentManager(screenshots=tmp_path / "objects") as manager:
+        session = manager.request(SessionSpec.for_task(task, screenshots=False), Lease(seconds=120))
+        try:
+            result = run_attempt(session, task, agent, store, max_steps=10)
+        finally:
+            session.close()
+    store.close()
+    assert result.status == "failure" and "3 replies in a row were not actions" in result.error
+    assert result.steps == 2  # the third reply ended the attempt instead of being taken as a step
