@@ -231,8 +231,10 @@ def markdown(result: dict) -> str:
     lines = ["# gymfactory bench learn", "",
              f"Policy {c['policy']}, top {c['trainable_layers']} blocks trained; {c['train_instances']} training instances of "
              f"{', '.join(c['families'])}; held out: {c['held_out']} instances in unseen worlds, {c['held_out']} of "
-             f"{', '.join(c['held_out_families'])}. {c['max_steps']} steps an attempt; pass@{c['pass_k']} at temperature "
-             f"{c['temperature']}. 95% bootstrap intervals over instances. {result['seconds'] / 60:.0f} min in all.", "",
+             f"{', '.join(c['held_out_families'])}. {c['max_steps']} steps an attempt; "
+             + (f"pass@{c['pass_k']} at temperature {c['temperature']}" if c["pass_k"] > 1 else "greedy only (pass@k = greedy)")
+             + f". 95% bootstrap intervals over instances. This invocation took {result['seconds'] / 60:.0f} min (what an earlier "
+             "one cached, tasks, evaluations and checkpoints, was not redone).", "",
              "| checkpoint | held-out | n | greedy success | 95% CI | pass@k | 95% CI | env errors | inference tok/s |",
              "|---|---|---|---|---|---|---|---|---|"]
     for r in result["rows"]:
