@@ -3,8 +3,8 @@
 The agents that measure are the models (the offline `reference` model, an OpenAI-compatible or Anthropic
 endpoint, a trained `policy`); the golden oracle and the `random` baseline say nothing about how hard a
 task is for a model. A task solved in every one of its k >= 2 attempts by a model is too easy and is
-dropped; so is one the random agent solves more often than `easy_above`. A task that no agent but the
-oracle ever solved is flagged, not dropped: it is where training has the most to gain, or a task to audit.
+dropped; so is one the random agent solves more often than `easy_above`. A task a model attempted and that no
+agent but the oracle ever solved is flagged, not dropped: it is where training has the most to gain, or a task to audit.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ class Verdict(BaseModel):
 
     tasks: tuple[Task, ...] = Field(description="The kept tasks, with measured difficulty where an agent measured them.")
     too_easy: tuple[str, ...] = ()
-    unsolved: tuple[str, ...] = Field(default=(), description="Attempted by an agent other than the oracle, never solved.")
+    unsolved: tuple[str, ...] = Field(default=(), description="Attempted by a model agent and never solved by any agent but the oracle.")
     families: tuple[dict, ...] = Field(default=(), description="Per agent and family: tasks, k, pass@1, pass@k, label.")
 
 
@@ -66,7 +66,7 @@ def judge(tasks: list[Task], by_agent: Mapping[str, list[AttemptResult]], models
     random_rate = {t: sum(s) / len(s) for t, s in _scored(by_agent.get("random", [])).items() if s}
     too_easy = {t for t, rate in random_rate.items() if rate > easy_above}
     too_easy |= {t for m in models for t, s in per_task[m].items() if len(s) >= 2 and all(s)}
-    tried = {t for name, results in by_agent.items() if name != ORACLE for t in _scored(results)}
+    tried = {t for m in models for t in per_task[m]}  # a model's failures say something; the random agent's alone do not
     solved = {t for name, results in by_agent.items() if name != ORACLE for t, s in _scored(results).items() if any(s)}
     kept = []
     for task in tasks:

@@ -61,6 +61,9 @@ def test_the_random_baseline_still_drops_what_it_solves_too_often():
     t = tasks[0]
     verdict = judge(tasks, {"random": _attempts("random", t.id, "ssf")}, [], easy_above=0.5)
     assert verdict.too_easy == (t.id,) and not verdict.families
+    failed = tasks[1]
+    verdict = judge(tasks, {"random": _attempts("random", failed.id, "ff")}, [], easy_above=0.5)
+    assert not verdict.unsolved  # the random agent failing says nothing: only a model's attempts flag a task
 
 
 def test_labels_follow_pass_at_1():
