@@ -49,7 +49,7 @@ class PipelineConfig(BaseModel):
     pass_k: int = Field(default=2, ge=1, description="Attempts per task of each model agent: the k of pass@k; a task a model "
                         "solves k/k (k >= 2) is dropped as too easy.")
     model_sample: int | None = Field(default=2, ge=1, description="Tasks each model agent attempts, taken round-robin over the "
-                                     "families (the reference model takes seconds a step on a CPU: 4 tasks added 137 s to the default run's 7-8 minutes on 2 cores); None for all.")
+                                     "families (the reference model takes seconds a step on a CPU: with 2, the default run's rollouts took 131 s, with 4, 183 s); None for all.")
     model_max_steps: int = Field(default=10, ge=1, description="Step limit of a model agent's attempt.")
     golden_sample: int | None = Field(default=16, ge=1, description="Roll the golden agent out on at most this many tasks "
                                       "(validation already ran it on every task); None for all.")
