@@ -49,18 +49,18 @@ class LearnConfig(BaseModel):
     out: Path = Field(default=Path("runs/bench-learn"), description="Folder of tasks, checkpoints, evaluations and learn.md.")
     families: tuple[str, ...] = Field(default=TRAINED, description="Trained families; their held-out worlds are split 'worlds'.")
     held_out_families: tuple[str, ...] = Field(default=HELD_OUT_APPS, description="Families of apps never trained on: split 'apps'.")
-    train_instances: int = Field(default=96, ge=1, description="Training task instances (golden demonstrations for SFT, GRPO tasks).")
-    held_out: int = Field(default=48, ge=1, description="Held-out task instances per split.")
+    train_instances: int = Field(default=120, ge=1, description="Training task instances (golden demonstrations for SFT, GRPO tasks).")
+    held_out: int = Field(default=32, ge=1, description="Held-out task instances per split.")
     policy: str = Field(default=REFERENCE, description="Starting policy: a registered model name or a saved model's folder.")
     trainable_layers: int = Field(default=4, ge=0, description="Transformer blocks trained (the top ones; 0: all weights).")
-    sft_epochs: int = Field(default=2, ge=0, description="Passes over the demonstrations' windowed samples.")
-    sft_lr: float = Field(default=2e-4, gt=0, description="SFT learning rate.")
+    sft_epochs: int = Field(default=5, ge=0, description="Passes over the demonstrations' windowed samples.")
+    sft_lr: float = Field(default=3e-4, gt=0, description="SFT learning rate.")
     grpo_steps: int = Field(default=3, ge=0, description="GRPO steps after SFT.")
     group_size: int = Field(default=4, ge=2, description="Attempts per task in a GRPO group.")
     tasks_per_step: int = Field(default=2, ge=1, description="Tasks (groups) per GRPO step.")
     lr: float = Field(default=1e-5, gt=0, description="GRPO learning rate.")
     max_steps: int = Field(default=8, ge=1, description="Agent replies per attempt (the families' golden runs take 3-5 actions).")
-    pass_k: int = Field(default=2, ge=1, description="Sampled attempts per held-out instance for pass@k (1: greedy only).")
+    pass_k: int = Field(default=2, ge=1, description="Attempts per held-out instance for pass@k: the greedy one and k-1 sampled (1: greedy only).")
     temperature: float = Field(default=0.7, gt=0, description="Sampling temperature of the pass@k attempts.")
     concurrency: int = Field(default=2, ge=1, description="Attempts at once (they share one model; the browser steps overlap).")
     seed: int = Field(default=0, description="Seed of synthesis, the world split, training and sampling.")
@@ -117,12 +117,12 @@ class _Bench:
             return json.loads(path.read_text())
         c = self.config
         started, before = time.monotonic(), dict(GENERATION)
-        self.say(f"evaluating {label} on held-out {split} ({len(tasks)} instances, greedy" + (f" + {c.pass_k} samples)" if c.pass_k > 1 else ")"))
+        self.say(f"evaluating {label} on held-out {split} ({len(tasks)} instances, greedy" + (f" + {c.pass_k - 1} sampled)" if c.pass_k > 1 else ")"))
         greedy = rollout(tasks, "reference", 1, c.concurrency, options=AgentOptions(model=model, temperature=0.0, seed=c.seed),
                          max_steps=c.max_steps, manager=self.manager, store=self.store, screenshots=False)
         sampled = None
         if c.pass_k > 1:
-            sampled = rollout(tasks, "reference", c.pass_k, c.concurrency, options=AgentOptions(model=model, temperature=c.temperature,
+            sampled = rollout(tasks, "reference", c.pass_k - 1, c.concurrency, options=AgentOptions(model=model, temperature=c.temperature,
                               seed=c.seed + 1), max_steps=c.max_steps, manager=self.manager, store=self.store, screenshots=False)
         row = {"label": label, "split": split, "instances": {}, "env_errors": 0, "seconds": time.monotonic() - started,
                "tokens": {k: GENERATION[k] - before[k] for k in GENERATION}}
@@ -232,7 +232,8 @@ def markdown(result: dict) -> str:
              f"Policy {c['policy']}, top {c['trainable_layers']} blocks trained; {c['train_instances']} training instances of "
              f"{', '.join(c['families'])}; held out: {c['held_out']} instances in unseen worlds, {c['held_out']} of "
              f"{', '.join(c['held_out_families'])}. {c['max_steps']} steps an attempt; "
-             + (f"pass@{c['pass_k']} at temperature {c['temperature']}" if c["pass_k"] > 1 else "greedy only (pass@k = greedy)")
+             + (f"pass@{c['pass_k']}: the greedy attempt and {c['pass_k'] - 1} sampled at temperature {c['temperature']}"
+                if c["pass_k"] > 1 else "greedy only (pass@k = greedy)")
              + f". 95% bootstrap intervals over instances. This invocation took {result['seconds'] / 60:.0f} min (what an earlier "
              "one cached, tasks, evaluations and checkpoints, was not redone).", "",
              "| checkpoint | held-out | n | greedy success | 95% CI | pass@k | 95% CI | env errors | inference tok/s |",

@@ -55,8 +55,13 @@ def clipped_objective(
     return per_seq.mean(), stats
 
 
-def token_logprobs(model, input_ids: torch.Tensor, attention_mask: torch.Tensor, loss_mask: torch.Tensor | None = None) -> torch.Tensor:
+def token_logprobs(
+    model, input_ids: torch.Tensor, attention_mask: torch.Tensor, loss_mask: torch.Tensor | None = None,
+    inputs_embeds: torch.Tensor | None = None,
+) -> torch.Tensor:
     """Log-prob of each token given its prefix, aligned to `input_ids` (position 0 gets 0).
+
+    `inputs_embeds` replaces the embedding of `input_ids` (rl.trunk feeds kept hidden states this way).
 
     With `loss_mask`, only positions masked in some row get log-probs (0 elsewhere; callers weigh by the
     mask): the output head runs on those positions alone (`logits_to_keep`), not on a whole window's observations. With a 49k-token
@@ -67,13 +72,17 @@ def token_logprobs(model, input_ids: torch.Tensor, attention_mask: torch.Tensor,
         keep = torch.nonzero(loss_mask[:, 1:].any(dim=0)).flatten()  # position p predicts token p + 1
         if keep.numel() == 0:
             return torch.zeros(input_ids.shape, dtype=torch.float)
-        logits = model(input_ids=input_ids, attention_mask=attention_mask, logits_to_keep=keep).logits.float()
+        logits = model(**_inputs(input_ids, inputs_embeds), attention_mask=attention_mask, logits_to_keep=keep).logits.float()
         logp = torch.log_softmax(logits, dim=-1).gather(-1, input_ids[:, keep + 1].unsqueeze(-1)).squeeze(-1)
         out = torch.zeros(input_ids.shape, dtype=logp.dtype)
         return out.index_put((torch.arange(input_ids.shape[0])[:, None], (keep + 1)[None, :]), logp)
-    logits = model(input_ids=input_ids, attention_mask=attention_mask).logits[:, :-1].float()
+    logits = model(**_inputs(input_ids, inputs_embeds), attention_mask=attention_mask).logits[:, :-1].float()
     logp = torch.log_softmax(logits, dim=-1).gather(-1, input_ids[:, 1:].unsqueeze(-1)).squeeze(-1)
     return torch.nn.functional.pad(logp, (1, 0))
+
+
+def _inputs(input_ids: torch.Tensor, inputs_embeds: torch.Tensor | None) -> dict:
+    return {"input_ids": input_ids} if inputs_embeds is None else {"inputs_embeds": inputs_embeds}
 
 
 def _keeps_logits(model) -> bool:

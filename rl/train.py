@@ -36,6 +36,7 @@ from .policy import build_tiny_policy, disable_dropout, freeze_below, load_polic
 from .sampler import TaskSampler
 from .samples import Sample, collate, window_samples
 from .sft import sft, sft_samples, supervised_loss
+from .trunk import Trunk
 from .update import grpo_update
 
 Log = Callable[[str], None]
@@ -297,16 +298,19 @@ def _warm_up(config, out, train_tasks, held, manager, store, metrics, say) -> Pa
         + (f" (the top {config.layers()} blocks)" if config.layers() else ""))
     chat, context = ChatFormat(tokenizer), _context(model)
     samples = [s for s in sft_samples(demos, chat) if len(s) <= context]
-    before = supervised_loss(model, samples, tokenizer.pad_token_id, config.micro_batch)
-    say(f"SFT on {len(samples)} windowed samples from {len(demos)} demonstrations; loss {before:.3f}")
+    bf16 = config.bf16 and start is not None and HAS_BF16
+    trunk = Trunk.of(model, bf16)
+    before = supervised_loss(model, samples, tokenizer.pad_token_id, config.micro_batch, trunk)
+    say(f"SFT on {len(samples)} windowed samples from {len(demos)} demonstrations; loss {before:.3f}"
+        + (f" (the frozen lower {trunk.first} blocks ran once per sample: {trunk.bytes / 2**20:.0f} MiB kept)" if trunk else ""))
 
     def on_epoch(row: dict) -> None:
         metrics.write(row)
         say(f"  sft epoch {row['epoch']}: loss {row['loss']:.4f} ({row['tokens_per_s']:.0f} tok/s)")
 
     sft(model, samples, tokenizer.pad_token_id, epochs=config.sft_epochs, lr=config.warm_up_lr(), batch_size=config.sft_batch, micro_batch=config.micro_batch,
-        seed=config.seed, log=on_epoch, bf16=config.bf16 and start is not None and HAS_BF16)
-    after = supervised_loss(model, samples, tokenizer.pad_token_id, config.micro_batch)
+        seed=config.seed, log=on_epoch, bf16=bf16, trunk=trunk)
+    after = supervised_loss(model, samples, tokenizer.pad_token_id, config.micro_batch, trunk)
     path = ckpt.save_model(ckpt.checkpoint_dir(out, None), model, tokenizer)
     sft_eval = None
     if held:
