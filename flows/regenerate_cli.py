@@ -29,7 +29,7 @@ def regenerate_command(config: "RegenerateConfig") -> None:
 
 
 def loop_command(config: "LoopConfig") -> None:
-    """Rounds of rollouts -> diagnosis -> regeneration; prints success per capability per round on the held-out set."""
+    """Rounds of rollouts -> diagnosis -> regeneration (-> training, with --train); prints held-out success per capability per round."""
     from flows.cli import _prefect_defaults
     from flows.loop import LoopConfig, loop_flow
     from runtime.agents import check_agent
@@ -54,7 +54,11 @@ def register(root: typer.Typer) -> None:
                                 helps={"out": "Run folder (of `gymfactory run`) whose rollouts are diagnosed; versions go to "
                                               "RUN/regenerated/v<k>/.", "synth.seed": "Seed of the new worlds."})
     root.command("regenerate")(regenerate(regenerate_command))
-    loop = config_options(LoopConfig, only=("out", "rounds", "agent", "base_tasks", "heldout_tasks", "new_tasks", "max_steps",
-                                            "concurrency", "validation_runs", "synth.seed"),
-                          helps={"out": "Output folder (the loop writes OUT/loop/; a rerun resumes)."})
+    loop = config_options(LoopConfig, only=("out", "rounds", "agent", "model", "base_tasks", "heldout_tasks", "new_tasks", "max_steps",
+                                            "concurrency", "validation_runs", "synth.seed", "synth.families", "train", "train_sft_epochs",
+                                            "train_steps", "train_lr", "train_layers"),
+                          names={"synth.families": "--family"},
+                          helps={"out": "Output folder (the loop writes OUT/loop/; a rerun resumes).",
+                                 "model": "With --agent reference or policy: the model to start from (a registered name or a "
+                                          "saved model's folder; default smollm2-135m)."})
     root.command("loop")(loop(loop_command))

@@ -53,3 +53,36 @@ def test_regenerate_and_loop_commands_name_a_bad_option(tmp_path):
     assert result.exit_code == 2 and "did you mean golden" in result.output
     result = CliRunner().invoke(build(), ["loop", "--agent", "random", "--rounds", "0", "--out", str(tmp_path)], env={"COLUMNS": "300"})
     assert result.exit_code == 2 and "--rounds" in result.output
+
+
+def test_the_loop_trains_the_policy_between_rounds(prefect_server, tmp_path):
+    """--train at toy scale (a tiny policy so it fits the suite; the reference model's rounds are in docs/learning.md): each
+    round's regenerated tasks train the policy, the next round rolls out the new checkpoint, and the final one is measured."""
+    from rl.policy import build_tiny_policy
+
+    corpus = ['[1] link "Inbox"\n[2] button "Star"\nclick(2)\nanswer("")', "You operate web apps in a desktop browser"] * 50
+    tiny = build_tiny_policy(tmp_path / "tiny", corpus, vocab_size=400, n_positions=4096, n_embd=32)
+    config = LoopConfig(out=tmp_path / "run", rounds=2, agent="policy", agents=("policy",), model=str(tiny), train=True,
+                        train_sft_epochs=1, train_steps=1, train_lr=2e-3, train_layers=0,
+                        synth=dict(families=("mail.star_invoice_email", "calendar.rsvp_yes"), personas=("alex",),
+                                   scenarios=("month_end",), seed=5),
+                        base_tasks=2, heldout_tasks=2, new_tasks=2, validation_runs=1, concurrency=2, batch=2, max_steps=3,
+                        screenshots=False)
+    rounds = loop_flow(config)["rounds"]
+    assert [r["round"] for r in rounds] == [1, 2, "final"]
+    assert rounds[0]["policy"] == str(tiny)
+    for before, after in zip(rounds, rounds[1:]):  # each round rolls out what the previous round trained
+        assert before["training"]["from"] == before["policy"] and after["policy"] == before["training"]["checkpoint"]
+        assert before["training"]["demos"] >= 1 and before["training"]["grpo_steps"] == 1
+        assert (tmp_path / "run" / "loop" / f"round-{before['round']}" / "train" / "checkpoints").is_dir()
+    assert all(r["heldout_success"] and r["heldout_overall"] is not None for r in rounds)
+    md = (tmp_path / "run" / "loop" / "report.md").read_text()
+    assert "| final |" in md and "| demonstrations |" in md and "GRPO steps" in md
+
+
+def test_loop_training_needs_a_model_agent(tmp_path):
+    import pytest
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="--agent must be one of reference, policy"):
+        LoopConfig(out=tmp_path, agent="random", train=True)
