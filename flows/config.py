@@ -61,8 +61,11 @@ class PipelineConfig(BaseModel):
     easy_above: float = Field(default=0.5, ge=0, le=1, description="Drop tasks the random agent solves more often than this.")
     model: str | None = Field(default=None, description="Model of the model agents: a name for an endpoint (openai, anthropic), "
                               "a saved or registered model for `policy` and `reference` (default: smollm2-135m).")
-    train: bool = Field(default=False, description="Run a short GRPO training stage and roll out the trained policy.")
-    train_sft_epochs: int = Field(default=10, ge=0, description="SFT warm-up epochs of the training stage.")
+    train: bool = Field(default=False, description="Run a short training stage (SFT, then GRPO) and roll out the trained policy.")
+    train_policy: str | None = Field(default=None, description="Policy the training stage starts from: a registered model or a "
+                                     "saved model's folder (default: --model, else the reference model smollm2-135m), or 'tiny' "
+                                     "for the from-scratch 2-layer GPT-2 (toys and tests).")
+    train_sft_epochs: int = Field(default=4, ge=0, description="SFT warm-up epochs of the training stage.")
     train_steps: int = Field(default=3, ge=0, description="GRPO steps of the training stage.")
     fresh: bool = Field(default=False, description="Ignore finished stages in `out` and start over.")
 

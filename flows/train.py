@@ -1,5 +1,5 @@
-"""Flow: a short training stage (SFT warm-up on golden demonstrations, then GRPO), and the trained
-policy rolled out on held-out tasks through the same rollout path."""
+"""Flow: a short training stage (SFT warm-up on golden demonstrations, then GRPO) of the reference model (or
+`train_policy`), and the trained policy rolled out on held-out tasks through the same rollout path."""
 
 from __future__ import annotations
 
@@ -17,16 +17,19 @@ from .workdir import Workdir
 def train_stage(config: PipelineConfig) -> dict:
     """tasks/final.jsonl -> train/ (checkpoints, metrics.jsonl, report.json); held-out success per checkpoint."""
     from rl.config import TrainConfig
+    from rl.models import REFERENCE
     from rl.train import train
 
     wd, started = Workdir(config.out), time.monotonic()
     source = wd.path("tasks", "final.jsonl")
     if not source.is_file():
         source = wd.path("tasks", "reviewed.jsonl")
-    train_config = TrainConfig(tasks=source, out=wd.path("train", "x").parent, init_tiny=True, sft_epochs=config.train_sft_epochs,
+    tiny = config.train_policy == "tiny"
+    policy = None if tiny else config.train_policy or config.model or REFERENCE
+    train_config = TrainConfig(tasks=source, out=wd.path("train", "x").parent, init_tiny=tiny, policy=policy, sft_epochs=config.train_sft_epochs,
                                grpo_steps=config.train_steps, group_size=4, tasks_per_step=2, seed=config.synth.seed,
                                concurrency=config.concurrency, resume=(wd.path("train", "x").parent / "checkpoints").is_dir())
-    inputs = [Workdir.fingerprint(source.read_text()), config.train_sft_epochs, config.train_steps, config.synth.seed]
+    inputs = [Workdir.fingerprint(source.read_text()), config.train_sft_epochs, config.train_steps, config.synth.seed, policy or "tiny"]
     if (done := wd.done("train", inputs)) is not None:
         return done
     with environment(config.concurrency, config.backend, config.objects_url) as manager:

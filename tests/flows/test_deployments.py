@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TOY = dict(synth=dict(n=2, families=["drive.rename_document", "mail.star_invoice_email"], personas=["alex"], scenarios=["month_end"],
                      worlds_per_pair=1),
            validation_runs=1, concurrency=2, batch=2, agents=["golden", "random"], max_steps=4, golden_sample=2,
-           train_sft_epochs=1, train_steps=1)
+           train_sft_epochs=1, train_steps=1, train_policy="tiny")
 # every stage deployment after the pipeline, in pipeline order, with the marker it writes (report writes report.json)
 STAGES = [("worlds", "worlds"), ("synthesize-tasks", "synthesize"), ("validate-tasks", "validate"), ("review-tasks", "review"),
           ("rollouts", "rollouts"), ("train", "train"), ("export-dataset", "dataset"), ("report", None),
