@@ -113,6 +113,7 @@ def tasks_synthesize(
     with _progress() as bar:
         job = bar.add_task("synthesizing", total=config.n)
         tasks = synthesize(config, author, on_task=lambda _t: bar.advance(job), failures=failures, dropped=dropped)
+    out.parent.mkdir(parents=True, exist_ok=True)  # --out may name a folder not made yet (made only now: bad input wrote nothing)
     failures_file = out.with_suffix(".failures.txt")
     if failures:
         failures_file.write_text("\n".join(failures) + "\n")

@@ -11,6 +11,7 @@ import socket
 from pathlib import Path
 
 from factory.providers import check_provider
+from factory.tasks.synthesize import select_families
 from contracts.errors import InputError
 from runtime.agents import AgentOptions, check_agent, make_agent
 
@@ -23,8 +24,10 @@ class BadOption(InputError, ValueError):
 
 def check_run(config: PipelineConfig) -> PipelineConfig:
     """What the config's types cannot say, checked before anything starts: the provider and agents exist (each
-    agent is built once, so one that lacks its model or key says so), the Ray cluster answers, `--out` is a folder."""
+    agent is built once, so one that lacks its model or key says so), the Ray cluster answers, `--out` is a folder,
+    and the `--app`/`--family` names exist and leave a family to synthesize."""
     check_provider(config.provider)
+    select_families(config.synth)
     out = Path(config.out)
     if out.exists() and not out.is_dir():
         raise BadOption(f"--out {out}: it is a file; pass a folder (a new one, or a run folder to resume)")

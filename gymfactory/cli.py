@@ -7,8 +7,10 @@ import importlib
 import inspect
 import os
 from pathlib import Path
+from typing import NoReturn
 
 import typer
+from typer._click.exceptions import NoArgsIsHelpError, UsageError  # Typer's own click (typer.BadParameter's base)
 from typer.core import TyperGroup
 
 from contracts.errors import InputError
@@ -40,7 +42,14 @@ def prepare_home() -> Path:
 
 
 class _Root(TyperGroup):
-    """The root command: an InputError from any command becomes one line on stderr and exit code 2, no traceback."""
+    """The root command: an InputError from any command becomes one line on stderr and exit code 2, no traceback;
+    so does a usage error (a bad or missing option value, an unknown option or command), not Typer's panel."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:  # the root's own options are parsed here, before `invoke`
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except UsageError as err:
+            _usage_line(err)
 
     def invoke(self, ctx):
         try:
@@ -51,10 +60,17 @@ class _Root(TyperGroup):
         except ConfinementUnavailable as err:
             typer.echo(f"error: {err}", err=True)
             raise typer.Exit(3) from None
-        except typer.BadParameter as err:  # a bad option value or a missing option: one line too, not a panel
-            where = err.ctx.command_path if err.ctx else "gymfactory"
-            typer.echo(f"error: {where}: {' '.join(err.format_message().split())} (see {where} --help)", err=True)
-            raise typer.Exit(2) from None
+        except UsageError as err:
+            _usage_line(err)
+
+
+def _usage_line(err: UsageError) -> NoReturn:
+    """A usage error as one line naming the command and its --help; exit code 2. A bare group still shows its help."""
+    if isinstance(err, NoArgsIsHelpError):
+        raise err
+    where = err.ctx.command_path if err.ctx else "gymfactory"
+    typer.echo(f"error: {where}: {' '.join(err.format_message().split())} (see {where} --help)", err=True)
+    raise typer.Exit(2) from None
 
 
 def _root_options(

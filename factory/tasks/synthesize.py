@@ -9,7 +9,10 @@ from collections.abc import Callable, Iterable, Iterator
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from contracts.errors import InputError
+from contracts.registry import check_name
 from factory.providers.base import ProviderError
+from mocked_apps.registry import UnknownApp, available
 from contracts.world import World
 from factory.worlds.pool import WorldPool
 from factory.worlds.seeds import seeds_for
@@ -53,14 +56,28 @@ class Author:
         return family.verifier(req)
 
 
+class NoFamily(InputError, ValueError):
+    """The chosen apps and families leave no task family to synthesize."""
+
+
 def select_families(config: SynthConfig) -> list[Family]:
+    """The families a synthesis takes turns over; an unknown family or app name is an `UnknownName` with did-you-mean."""
     known = with_catalogue() if config.catalogue else FAMILIES
     chosen = [lookup(known, n) for n in config.families] if config.families else list(known.values())
     if config.apps is not None:
+        apps = available()
+        for app in config.apps:
+            check_name("app", app, apps, UnknownApp)
         chosen = [f for f in chosen if set(f.apps) <= set(config.apps)]
     if not chosen:
-        raise ValueError("no task family fits the chosen apps/families")
+        raise NoFamily(f"no task family fits {_chosen(config)}; `gymfactory tasks families` lists each family's apps"
+                       + ("" if config.catalogue or config.families else " (--catalogue adds the compiled apps' families)"))
     return chosen
+
+
+def _chosen(config: SynthConfig) -> str:
+    """The options that chose the families, as typed."""
+    return " ".join([f"--app {a}" for a in config.apps or ()] + [f"--family {f}" for f in config.families or ()])
 
 
 def world_pool(config: SynthConfig) -> WorldPool:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Optional
 
 import typer
+
+from contracts.errors import InputError
 
 
 def dashboard_command(
@@ -19,8 +22,21 @@ def dashboard_command(
     from runtime.dashboard.app import create_app
     from runtime.store import TrajectoryStore
 
-    trajectories = TrajectoryStore(store) if store else TrajectoryStore()
+    trajectories = TrajectoryStore(_existing(store)) if store else TrajectoryStore()
     typer.echo(f"dashboard over {trajectories.url}: http://{host}:{port}/  (API: http://{host}:{port}/api/docs)")
     from runtime.dashboard.data import TrajectoryView
 
     uvicorn.run(create_app(view=TrajectoryView(trajectories)), host=host, port=port, log_level="warning")
+
+
+def _existing(store: str) -> str:
+    """A `--store` the dashboard only reads: a SQLite file must exist (opening a missing one would create it, empty)."""
+    if "://" in store and not store.startswith("sqlite:///"):
+        return store  # a server database (postgresql://): its own error names it when it cannot be reached
+    path = Path(store.removeprefix("sqlite:///")).expanduser()
+    if path.is_dir():
+        raise InputError(f"--store {store}: is a folder; pass its trajectory store, e.g. {path / 'rollouts' / 'trajectories.db'}")
+    if not path.is_file():
+        raise InputError(f"--store {store}: no such trajectory store; pass an existing one (a run folder's "
+                         "rollouts/trajectories.db), or leave --store out for $GYMFACTORY_HOME/trajectories.db")
+    return store

@@ -164,3 +164,50 @@ def test_option_errors_are_one_line_naming_the_command(home, args, says):
     result = cli(*args)
     line = error_line(result)
     assert result.exit_code == 2 and says in line and "gymfactory rollout --help" in line
+
+
+@pytest.mark.parametrize("args, says, where", [
+    (("tasks", "validate", "--limit", "1"), "No such option: --limit", "gymfactory tasks validate"),
+    (("tasks", "valdiate"), "No such command 'valdiate'", "gymfactory tasks"),
+    (("--bogus", "apps", "list"), "No such option: --bogus", "gymfactory"),
+], ids=["unknown-option", "unknown-command", "unknown-root-option"])
+def test_unknown_options_and_commands_are_one_line_not_a_panel(home, args, says, where):
+    result = cli(*args)
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [error_line(result)]  # no usage lines, no box
+    assert says in error_line(result) and f"(see {where} --help)" in error_line(result)
+
+
+@pytest.mark.parametrize("args, says", [
+    (("--app", "nosuchapp"), "error: unknown app 'nosuchapp'; known: "),
+    (("--app", "mial"), "error: unknown app 'mial'; did you mean mail"),
+    (("--family", "nosuch.family"), "error: unknown task family 'nosuch.family'; known: "),
+    (("--app", "mail", "--family", "bank.transfer_to_savings"), "error: no task family fits --app mail --family bank.transfer_to_savings"),
+], ids=["unknown-app", "near-app", "unknown-family", "nothing-fits"])
+def test_run_names_a_bad_app_or_family_in_one_line_before_anything_starts(home, tmp_path, args, says):
+    out = tmp_path / "run"
+    result = cli("run", *args, "--tasks", "1", "--out", str(out))
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [error_line(result)]  # the line only: no Prefect log, no progress
+    assert error_line(result).startswith(says), error_line(result)
+    if "known: " in says and "app" in says:
+        assert {"mail", "calendar", "drive"} <= set(error_line(result).split("known: ")[1].split(", "))
+    assert not out.exists()  # refused before the pipeline made its folder
+
+
+def test_the_dashboard_refuses_a_store_that_does_not_exist(home, tmp_path):
+    missing = tmp_path / "nonexistent.db"
+    result = cli("dashboard", "--store", str(missing))
+    assert result.exit_code == 2
+    assert f"--store {missing}: no such trajectory store" in error_line(result)
+    assert not missing.exists()  # not created empty
+    result = cli("dashboard", "--store", str(tmp_path))
+    assert result.exit_code == 2 and "is a folder" in error_line(result)
+
+
+def test_synthesize_makes_the_folders_of_out(home, tmp_path):
+    out = tmp_path / "new" / "deeper" / "tasks.jsonl"
+    result = cli("tasks", "synthesize", "--n", "1", "--family", "drive.rename_document", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    [line] = out.read_text().splitlines()
+    assert json.loads(line)["meta"]["family"] == "drive.rename_document"
