@@ -473,3 +473,25 @@ def test_projection_adds_everyday_mail_from_any_worlds_own_people():
     assert {tl["label"] for tl in rows["thread_label"]} <= {lb["name"] for lb in rows["label"]}
     alone = world.model_copy(update={"people": people[:1], "organisations": orgs[:1]})
     assert {m["sender_email"] for m in project(alone)["message"]} == {"no-reply@db.example"}
+
+
+def test_browser_to_takes_name_and_address_and_shows_a_bad_one(server, seed):
+    """`Name <email>` in To, as Calendar's guests take it, is sent (an HTML email input refused it without a word);
+    a name without an address is refused with an error on the page."""
+    from mocked_apps.kit.testing import Client, browser_pages
+
+    first = _colleagues(seed)[0]
+    name = next(c["name"] for c in seed["contact"] if c["email"] == first)
+    with Client(server) as app, browser_pages(("desktop",)) as pages:
+        for _, page in pages:
+            page.goto(app.url("/compose"))
+            page.get_by_label("To").fill(name)
+            page.get_by_label("Subject").fill("Named recipient")
+            page.get_by_role("button", name="Send", exact=True).click()
+            assert page.get_by_role("alert").filter(has_text=f"Not a valid email address: {name}").is_visible()
+            page.get_by_label("To").fill(f"{name} <{first}>")
+            page.get_by_role("button", name="Send", exact=True).click()
+            assert page.get_by_role("status").inner_text() == "Message sent."
+        (sent,) = [m for m in app.state()["message"] if m["subject"] == "Named recipient"]
+        assert sent["to"] == first
+        assert [e for e in pages.errors if "status of 422" not in e] == []  # the refusal's own 422, nothing else
