@@ -15,7 +15,7 @@ NAVIGATING = ("Execution context was destroyed", "navigat", "Cannot find context
 
 WALKER_JS = r"""
 (opts) => {
-  const maxLines = opts.maxLines, maxText = opts.maxText;
+  const maxLines = opts.maxLines, maxText = opts.maxText, maxChars = opts.maxChars;
   const ACTION_TAGS = new Set(["BUTTON", "TEXTAREA", "SELECT", "SUMMARY"]);
   const ACTION_ROLES = new Set(["button", "link", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "checkbox",
     "radio", "switch", "option", "textbox", "searchbox", "combobox", "slider", "spinbutton", "treeitem"]);
@@ -141,8 +141,12 @@ WALKER_JS = r"""
   };
 
   const lines = [];
-  let truncated = 0;
-  const emit = (depth, text) => { if (lines.length < maxLines) lines.push("  ".repeat(depth) + text); else truncated++; };
+  let truncated = 0, size = 0;
+  const emit = (depth, text) => {
+    const line = "  ".repeat(depth) + text;
+    if (!truncated && lines.length < maxLines && size + line.length <= maxChars) { lines.push(line); size += line.length + 1; }
+    else truncated++;
+  };
 
   const walk = (node, depth, textAllowed) => {
     for (const c of node.childNodes) {
@@ -184,17 +188,21 @@ WALKER_JS = r"""
 """
 
 
-async def snapshot(page, max_lines: int = 400, max_text: int = 300) -> dict:
+async def snapshot(page, max_lines: int = 400, max_text: int = 2000, max_chars: int = 120_000) -> dict:
     """Walk the page: `{"axtree", "url", "title", "history", "leaving"}`; assigns ids to actionable elements not yet numbered.
+
+    A text node or name is cut past `max_text` characters: 2,000 keeps a document's printed text whole (an invoice's
+    total is its last line). The tree stops at `max_lines` lines or `max_chars` characters, whichever comes first
+    (120,000: the old bound of 400 lines cut at 300), and says how many lines it left out.
 
     `history` is the session-history index; `leaving` is true once the document has begun to unload.
     A navigation that lands while walking destroys the document under us: wait for the new one and walk again.
     """
     for _ in range(_RETRIES):
         try:
-            return await page.evaluate(WALKER_JS, {"maxLines": max_lines, "maxText": max_text})
+            return await page.evaluate(WALKER_JS, {"maxLines": max_lines, "maxText": max_text, "maxChars": max_chars})
         except PlaywrightError as err:
             if page.is_closed() or not any(s in str(err) for s in NAVIGATING):
                 raise
             await page.wait_for_load_state("load")
-    return await page.evaluate(WALKER_JS, {"maxLines": max_lines, "maxText": max_text})
+    return await page.evaluate(WALKER_JS, {"maxLines": max_lines, "maxText": max_text, "maxChars": max_chars})

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import json
+from collections import Counter
 
 import pytest
 from playwright.async_api import async_playwright
@@ -87,6 +89,41 @@ def test_line_cap():
     [tree] = asyncio.run(_walk("<main>" + "".join(f"<p>line {i}</p>" for i in range(50)) + "</main>", max_lines=10))
     lines = tree.splitlines()
     assert len(lines) == 11 and lines[-1] == "… 41 more lines not shown"
+
+
+def test_text_is_cut_at_2000_characters_and_the_tree_at_120000():
+    words = " ".join(f"w{i}" for i in range(700))  # 3,989 characters
+    [tree] = asyncio.run(_walk("<main>" + "".join(f"<p>{i} {words}</p>" for i in range(100)) + "</main>"))
+    lines = tree.splitlines()
+    assert lines[1] == "  text " + json.dumps(f"0 {words}"[:2000] + "…", ensure_ascii=False)
+    assert len(tree) <= 120_000 and len(lines) < 100  # bounded by characters long before the 400-line cap
+    assert lines[-1] == f"… {101 - (len(lines) - 1)} more lines not shown"  # main + 100 paragraphs, less those shown
+
+
+def test_drive_file_page_shows_the_whole_invoice_with_its_total():
+    """A text-only agent reads an invoice's total on the drive's file page (a 300-character cut hid it)."""
+    from mocked_apps.drive.tests.drive_client import Drive
+    from mocked_apps.kit import AppServer
+
+    with AppServer("mocked_apps.drive") as server:
+        drive = Drive(server)
+        lines = Counter(line["invoice_id"] for line in drive.state()["invoice_line"])
+        invoice, file = max(drive.invoices(), key=lambda pair: lines[pair[0]["id"]])
+        [tree] = asyncio.run(_walk_url(f"{drive.base}/file/{file['id']}"))
+    label = f"total due ({invoice['currency']})".lower()  # the page shows it in capitals (CSS), as innerText reads it
+    [shown] = [line.strip().removeprefix("text ") for line in tree.splitlines() if label in line.lower()]
+    assert len(json.loads(shown)) > 300  # the invoice is one text node, longer than the old cut
+    assert json.loads(shown).lower().split(label)[1].strip().endswith(f"{invoice['amount']:,.2f}"), shown
+
+
+async def _walk_url(url: str) -> list[str]:
+    async with async_playwright() as pw:
+        browser = await launch_chromium(pw)
+        page = await (await browser.new_context(**context_options("desktop"))).new_page()
+        await page.goto(url)
+        tree = (await snapshot(page))["axtree"]
+        await browser.close()
+        return [tree]
 
 
 def test_parse_round_trips_every_line(walked):
