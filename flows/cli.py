@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -105,8 +106,13 @@ def _summary(report: dict) -> None:
 def serve(
     name: str = typer.Option("gymfactory", help="Prefix of the deployment names: each flow is served as NAME-<flow>."),
 ) -> None:
-    """Register every flow as a deployment (each its own name) and serve them; start runs from the Prefect UI."""
+    """Register every flow as a deployment (each its own name) and serve them; start runs from the Prefect UI.
+
+    SIGTERM stops it cleanly, exit code 0: while serving, Prefect's runner pauses the deployments; before that (the
+    temporary Prefect server still starting), the exit stops that server rather than orphaning it.
+    """
     _prefect_defaults()
+    signal.signal(signal.SIGTERM, _exit)  # until Prefect's runner installs its own graceful handler
     from prefect import serve as prefect_serve
 
     from flows import deployable
@@ -115,6 +121,12 @@ def serve(
         console.print("[yellow]PREFECT_API_URL is not set: start `prefect server start` and export "
                       "PREFECT_API_URL=http://127.0.0.1:4200/api to see these deployments in the UI.[/yellow]")
     prefect_serve(*(f.to_deployment(name=deployment_name(name, f.name)) for f in deployable()))
+
+
+def _exit(_signum: int, _frame) -> None:
+    """A stop request as an ordinary exit (code 0, as the runner's), so exit handlers (Prefect's stop of its temporary
+    server) run."""
+    raise SystemExit(0)
 
 
 def deployment_name(prefix: str, flow: str) -> str:
