@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Iterator, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from contracts.scoring import Final, VerdictError, score_final
+from contracts.scoring import Final, VerdictError
 from contracts.status import Status
 from contracts.task import Task
 from runtime import launcher
@@ -19,9 +19,9 @@ from runtime.actions import Action, ActionParseError, Answer, Shell, parse_actio
 from runtime.backends.base import BrowserPage, DeadlineExceeded, EnvError, Instance, LeaseExpired, PageSetup, TaskSetupError
 from runtime.backends.chromium import screenshot_png
 from runtime.execute import execute
+from runtime.judge import judge
 from runtime.observation import Observation
 from runtime.observe import snapshot
-from runtime.sandbox import run_verifier
 from runtime.shell import WORKSPACE_CRITERION, Workspace, WorkspaceError
 
 if TYPE_CHECKING:
@@ -191,16 +191,8 @@ class Session:
                     if final is None:  # the agent flooded its workspace: its failure, scored without running the verifier
                         return Outcome(status="failure", verdicts={WORKSPACE_CRITERION: False},
                                        error="the workspace went over its size limit")
-
-                    def verdicts() -> dict[str, bool]:  # run only when the footprint guard passes
-                        run = run_verifier(task.verifier, final, timeout_s=min(self.manager.deadlines.verifier, deadline.remaining()),
-                                           clock=task.clock)
-                        if run.error is not None or run.verdicts is None:
-                            raise VerdictError(run.error or "no verdicts")
-                        return run.verdicts
-
                     try:
-                        result = score_final(task, final, verdicts)
+                        result = judge(task, final, timeout_s=min(self.manager.deadlines.verifier, deadline.remaining()))
                     except VerdictError as err:
                         return Outcome(status="env_error", error=f"verifier: {err}")
             except EnvError as err:
