@@ -50,7 +50,7 @@ class LearnConfig(BaseModel):
     families: tuple[str, ...] = Field(default=TRAINED, description="Trained families; their held-out worlds are split 'worlds'.")
     held_out_families: tuple[str, ...] = Field(default=HELD_OUT_APPS, description="Families of apps never trained on: split 'apps'.")
     train_instances: int = Field(default=120, ge=1, description="Training task instances (golden demonstrations for SFT, GRPO tasks).")
-    held_out: int = Field(default=32, ge=1, description="Held-out task instances per split.")
+    held_out: int = Field(default=48, ge=1, description="Held-out task instances per split.")
     policy: str = Field(default=REFERENCE, description="Starting policy: a registered model name or a saved model's folder.")
     trainable_layers: int = Field(default=4, ge=0, description="Transformer blocks trained (the top ones; 0: all weights).")
     sft_epochs: int = Field(default=5, ge=0, description="Passes over the demonstrations' windowed samples.")

@@ -12,6 +12,7 @@ import inspect
 import os
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import torch
@@ -31,27 +32,54 @@ _LOADING = threading.Lock()  # transformers' from_pretrained is not thread-safe 
 HAS_BF16 = "avx512_bf16" in (open("/proc/cpuinfo").read() if os.path.exists("/proc/cpuinfo") else "")
 
 
-def _threads() -> int:
-    """Threads for one generation: every core on an idle machine, one when the cores are busy.
+class Cores:
+    """The gate of forward passes on one shared model: one pass per core at once, each on one thread.
 
-    Token-by-token decoding is a chain of tiny matmuls; with a second thread spin-waiting for a core that
-    Chromium or an app server holds, a token took 1.6 s instead of 0.3 s here (load 5 on 2 cores).
+    Token-by-token decoding is a chain of small matmuls. Several attempts share one model; when they took
+    turns through a lock, one core decoded while the other waited. Side by side on one thread each, two
+    attempts use both cores. A pass alone on an idle machine gets every core. With a second thread
+    spin-waiting for a core that Chromium or an app server holds, a token took 1.6 s instead of 0.3 s here
+    (load 5 on 2 cores), so a busy machine gets one thread a pass.
     """
-    cores = os.cpu_count() or 1
-    return 1 if os.getloadavg()[0] >= cores else cores
+
+    def __init__(self, cores: int | None = None):
+        self.cores = cores or os.cpu_count() or 1
+        self._slots = threading.Semaphore(self.cores)
+        self._count = threading.Lock()
+        self.active = 0
+        self._saved = 1
+
+    @contextmanager
+    def use(self):
+        """Hold a slot for one pass, with torch's threads set for it (restored when the last pass ends)."""
+        self._slots.acquire()
+        with self._count:
+            if self.active == 0:
+                self._saved = torch.get_num_threads()
+            self.active += 1
+            alone = self.active == 1 and os.getloadavg()[0] < self.cores
+            torch.set_num_threads(self.cores if alone else 1)
+        try:
+            yield
+        finally:
+            with self._count:
+                self.active -= 1
+                if self.active == 0:
+                    torch.set_num_threads(self._saved)
+            self._slots.release()
 
 
 GENERATION = {"prompt_tokens": 0, "generated_tokens": 0, "seconds": 0.0}  # this process's inference, for tokens/s reports
-_LOADED: dict[tuple[str, int], tuple] = {}  # (model folder, its weights' mtime) -> (model, tokenizer, lock)
+_LOADED: dict[tuple[str, int], tuple] = {}  # (model folder, its weights' mtime) -> (model, tokenizer, Cores)
 _KEEP = 2  # models held at once (the policy being evaluated and the reference, say); older ones are let go
 
 
 def _shared(name: str):
-    """The (model, tokenizer, lock) of a saved or registered model, loaded once per process and shared by every agent.
+    """The (model, tokenizer, Cores gate) of a saved or registered model, loaded once per process and shared by every agent.
 
     A rollout builds one agent per attempt; loading the weights each time would cost more than the attempt.
     A folder saved again (a checkpoint rewritten in place) is loaded again. Forward passes on the shared
-    model take turns through the lock (on a CPU they would only compete for cores).
+    model go through its `Cores` gate: as many at once as there are cores.
     """
     with _LOADING:
         try:
@@ -68,7 +96,7 @@ def _shared(name: str):
             model.eval()
             while len(_LOADED) >= _KEEP:
                 _LOADED.pop(next(iter(_LOADED)))
-            _LOADED[key] = (model, tokenizer, threading.Lock())
+            _LOADED[key] = (model, tokenizer, Cores())
         return _LOADED[key]
 
 
@@ -108,7 +136,7 @@ class PolicyAgent:
     @classmethod
     def from_model(
         cls, model, tokenizer, *, temperature: float = 1.0, max_new_tokens: int = MAX_NEW_TOKENS, seed: int = 0,
-        name: str = "in-memory", lock: threading.Lock | None = None,
+        name: str = "in-memory", lock: Cores | None = None,
     ) -> "PolicyAgent":
         """An agent over a model already in memory (the trainer's), sharing its weights."""
         agent = cls.__new__(cls)
@@ -123,7 +151,7 @@ class PolicyAgent:
         cfg = model.config
         self.context = int(getattr(cfg, "n_positions", None) or getattr(cfg, "max_position_embeddings", None) or 2048)
         self.steps: list[SampledStep] = []
-        self._lock = lock  # serialises forward passes when several agents share one model across threads
+        self._lock = lock or Cores()  # forward passes of agents sharing one model across threads
         self._gen = torch.Generator().manual_seed(self.seed)
         self._kv: tuple[list[int], object] | None = None  # (ids whose keys/values the cache holds, the cache)
         self.prefilled = 0  # prompt tokens run through the model (the rest came from the cache)
@@ -171,19 +199,9 @@ class PolicyAgent:
 
     @torch.no_grad()
     def _generate(self, ids: list[int]) -> tuple[list[int], list[float]]:
-        if self._lock is not None:
-            with self._lock:
-                return self._run(ids)
-        return self._run(ids)
-
-    def _run(self, ids: list[int]) -> tuple[list[int], list[float]]:
-        threads, started, prefilled = torch.get_num_threads(), time.monotonic(), self.prefilled
-        torch.set_num_threads(_threads())
-        try:
-            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.bf16 and HAS_BF16):
-                out = self._sample(ids)
-        finally:
-            torch.set_num_threads(threads)
+        started, prefilled = time.monotonic(), self.prefilled
+        with self._lock.use(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.bf16 and HAS_BF16):
+            out = self._sample(ids)
         GENERATION["prompt_tokens"] += self.prefilled - prefilled
         GENERATION["generated_tokens"] += len(out[0])
         GENERATION["seconds"] += time.monotonic() - started

@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -27,7 +26,7 @@ from runtime.rollout import AttemptResult, recorded_turns, rollout, run_attempt
 from runtime.store import TrajectoryStore
 
 from . import checkpoint as ckpt
-from .agent import HAS_BF16, PolicyAgent, SampledStep
+from .agent import HAS_BF16, Cores, PolicyAgent, SampledStep
 from .chat import ChatFormat, strip_instance
 from .config import TrainConfig
 from .demos import Demo, collect_demos
@@ -134,12 +133,12 @@ def _attempts(
     store: TrajectoryStore, step: int,
 ) -> list[tuple[int, Task, AttemptResult, list[SampledStep]]]:
     """Run the jobs (group index, task, attempt number) with agents sharing the trainer's model."""
-    lock = threading.Lock()
+    gate = Cores()
 
     def one(job):
         group, task, k = job
         agent = PolicyAgent.from_model(model, tokenizer, temperature=config.temperature, max_new_tokens=config.max_new_tokens,
-                                       seed=_seed_of(config.seed, step, group, k), name="policy@train", lock=lock)
+                                       seed=_seed_of(config.seed, step, group, k), name="policy@train", lock=gate)
         session = manager.request(SessionSpec.for_task(task, screenshots=False), Lease(seconds=300))
         try:
             result = run_attempt(session, task, agent, store, config.max_steps, info={"purpose": "grpo", "step": step, "attempt": k})
