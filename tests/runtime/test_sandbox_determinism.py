@@ -95,7 +95,7 @@ def test_the_scratch_folder_is_empty_writable_and_the_only_writable_place():
 
 
 PRIVATE_TMPDIR_RUN = """
-import json, sys
+import json, shutil, sys
 from contracts.scoring import Final
 from runtime import confine
 from runtime.sandbox import run_verifier
@@ -107,6 +107,7 @@ workspace.fill({"note.txt": "hello"})
 shell = workspace.run("cat note.txt && echo more > new.txt && id -u")
 print(json.dumps({"mode": confine.mode(), "verdicts": run.verdicts, "error": run.error, "shell": shell.output,
                   "shell_error": shell.error, "root": str(confine.scratch_root())}))
+shutil.rmtree(workspace.path.parent)  # the scratch root is shared: leave nothing in it
 """
 
 
