@@ -3,10 +3,11 @@
 Dependencies point one way: flows -> rl / factory -> runtime -> mocked_apps -> contracts. Here:
 the task (`task`, with the `Capability` vocabulary and task files in `taskfiles`), the world
 (`world`), what a verifier sees and how it is scored (`scoring`, `footprint`), how an attempt ends
-(`status`), the task-family base (`family`), and the two things every package shares: `InputError`
-(`errors`) and the name registry with did-you-mean (`registry`).
+(`status`), a golden run's steps (`demonstration`), the task-family base (`family`), and the two
+things every package shares: `InputError` (`errors`) and the name registry with did-you-mean (`registry`).
 """
 
+from .demonstration import DemoStep
 from .errors import InputError
 from .family import Family, Requirements
 from .registry import Registry, UnknownName, check_name, suggest
@@ -19,6 +20,7 @@ __all__ = [
     "CAPABILITIES",
     "Capability",
     "Criterion",
+    "DemoStep",
     "Family",
     "Final",
     "Footprint",

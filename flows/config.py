@@ -58,6 +58,9 @@ class PipelineConfig(BaseModel):
     max_steps: int = Field(default=15, ge=1, description="Step limit of a rollout attempt.")
     screenshots: bool = Field(default=True, description="Keep every rollout observation's screenshot in the object store (replay in "
                               "`gymfactory dashboard`); off saves time and disk.")
+    demo_screenshots: bool = Field(default=True, description="Screenshot the pages of each task's first golden run in validation: the "
+                                   "image column of the dataset's `demonstrations` config (about 2% of validation's time, 85 KB a step); "
+                                   "off, demonstrations carry the accessibility text only.")
     easy_above: float = Field(default=0.5, ge=0, le=1, description="Drop tasks the random agent solves more often than this.")
     model: str | None = Field(default=None, description="Model of the model agents: a name for an endpoint (openai, anthropic), "
                               "a saved or registered model for `policy` and `reference` (default: smollm2-135m).")

@@ -152,7 +152,7 @@ def table(tasks: list[Task], evidence: RunEvidence, versions: dict[str, tuple[st
         "provenance": [t.meta.provenance for t in tasks],
         "cross_app": [t.meta.cross_app for t in tasks],
         "capabilities": [list(t.meta.capabilities) for t in tasks],
-        "demonstration": pa.array([[s.model_dump() for s in evidence.demonstrations.get(t.id, [])] for t in tasks], _DEMO),
+        "demonstration": pa.array([[s.model_dump(include={"action", "url", "axtree"}) for s in evidence.demonstrations.get(t.id, [])] for t in tasks], _DEMO),
         "outcomes": pa.array([_outcome(t, evidence, outcomes.get(t.id, [])) for t in tasks], _OUTCOMES),
         "gymfactory_version": [gymfactory_version] * len(tasks),
         "app_versions": pa.array([[{"app": a, "version": versions[a][0], "digest": versions[a][1]} for a in t.apps] for t in tasks], _VERSIONS),

@@ -8,27 +8,17 @@ golden run's actions with the observations they refer to; all of it comes from t
 from __future__ import annotations
 
 import json
-import re
 from collections import defaultdict
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from contracts.demonstration import DemoStep, anonymous_url
 from factory.verifiers.validate import ValidationResult
 from runtime.rollout import AttemptResult
 from contracts.status import SCORED
 
-_INSTANCE = re.compile(r"^https?://127\.0\.0\.1:\d+/i/[0-9a-zA-Z_-]+")
-
-
-class DemoStep(BaseModel):
-    """One step of a demonstration: the action and the observation it was chosen on (empty when not recorded)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    action: str = Field(description="The action in the agent's own action language, e.g. click(12).")
-    url: str = Field(default="", description="Page the action was taken on, server and instance id replaced by '/i/<instance>'.")
-    axtree: str = Field(default="", description="Accessibility-tree text (element ids in [brackets]) the action refers to.")
+__all__ = ["DemoStep", "RunEvidence", "agent_outcomes", "gather"]
 
 
 class RunEvidence(BaseModel):
@@ -56,10 +46,12 @@ def gather(run: Path, store_url: str | None = None) -> RunEvidence:
     attempts: dict[str, list[AttemptResult]] = {}
     for path in sorted((run / "rollouts").glob("*.jsonl")) if (run / "rollouts").is_dir() else ():
         attempts[path.stem] = [AttemptResult.model_validate_json(line) for line in path.read_text().splitlines() if line]
-    # demonstrations have one source each: the validation's golden run (actions), replaced by a successful
-    # golden rollout where there is one (the same actions, each with the observation it acted on)
-    demos = {tid: [DemoStep(action=a) for a in r.golden_actions] for tid, r in validation.items() if r.accepted}
-    demos.update(_observed_golden_runs(store_url or str(run / "rollouts" / "trajectories.db"), attempts.get("golden", [])))
+    # a demonstration is the validation's first golden run, with the observation of each action; verdicts of a
+    # run made before validation recorded observations have only the actions: a successful golden rollout, where
+    # there is one, gives them their observations
+    demos = {tid: list(r.golden_steps) or [DemoStep(action=a) for a in r.golden_actions] for tid, r in validation.items() if r.accepted}
+    rollouts = _observed_golden_runs(store_url or str(run / "rollouts" / "trajectories.db"), attempts.get("golden", []))
+    demos.update({tid: steps for tid, steps in rollouts.items() if not any(s.observed for s in demos.get(tid, []))})
     too_easy, unsolved = (tuple(json.loads((tasks / f).read_text())) if (tasks / f).is_file() else ()
                           for f in ("too_easy.json", "unsolved.json"))
     return RunEvidence(validation=validation, attempts=attempts, demonstrations=demos, too_easy=too_easy, unsolved=unsolved)
@@ -77,7 +69,8 @@ def _observed_golden_runs(store_url: str, golden: list[AttemptResult]) -> dict[s
         out = {}
         for task_id, attempt_id in winners.items():
             steps = [s for s in store.steps(attempt_id) if s.action]
-            out[task_id] = [DemoStep(action=s.action, url=_INSTANCE.sub("/i/<instance>", s.url), axtree=s.axtree) for s in steps]
+            out[task_id] = [DemoStep(action=s.action, url=anonymous_url(s.url), axtree=s.axtree, screenshot=s.screenshot,
+                                     error=s.error, shell_output=s.shell_output) for s in steps]
         return out
     finally:
         store.close()

@@ -80,9 +80,10 @@ class ValidateJob:
     """Validate one task on a worker; a task lost with its worker is validated again from the start elsewhere."""
 
     runs: int
+    screenshots: bool = False
 
     def run(self, manager: "EnvironmentManager", task: Task) -> ValidationResult:
-        return validate_task(task, manager, ValidationConfig(runs=self.runs))
+        return validate_task(task, manager, ValidationConfig(runs=self.runs, screenshots=self.screenshots))
 
     def lost(self, task: Task, reason: str) -> None:
         pass  # validation leaves nothing behind: its verdict comes back only from the worker that finished it

@@ -22,11 +22,12 @@ from .workdir import Workdir
 
 
 @task(name="validate-batch", cache_policy=NONE)
-def validate_batch(tasks: list[Task], runs: int) -> list[ValidationResult]:
-    """Validate a batch of tasks, one browser slot per task (under the Ray runner: spread over its workers)."""
+def validate_batch(tasks: list[Task], runs: int, screenshots: bool = False) -> list[ValidationResult]:
+    """Validate a batch of tasks, one browser slot per task (under the Ray runner: spread over its workers);
+    `screenshots`: the demonstrations (each task's first golden run) keep their pages' screenshots."""
     if (pool := ray_pool()) is not None:
-        return pool.map(ValidateJob(runs=runs), tasks)
-    config, out = ValidationConfig(runs=runs), []
+        return pool.map(ValidateJob(runs=runs, screenshots=screenshots), tasks)
+    config, out = ValidationConfig(runs=runs, screenshots=screenshots), []
     for t in tasks:
         with browser_slot():
             out.append(validate_task(t, current(), config))
@@ -35,10 +36,11 @@ def validate_batch(tasks: list[Task], runs: int) -> list[ValidationResult]:
 
 @flow(name="validate-tasks", log_prints=True, task_runner=ThreadPoolTaskRunner(max_workers=16))
 def validation_flow(config: PipelineConfig) -> dict:
-    """tasks/synthesized.jsonl -> tasks/validation.jsonl (every verdict) and tasks/accepted.jsonl."""
+    """tasks/synthesized.jsonl -> tasks/validation.jsonl (every verdict, with each accepted task's demonstration) and
+    tasks/accepted.jsonl."""
     wd, started = Workdir(config.out), time.monotonic()
     synthesized = wd.path("tasks", "synthesized.jsonl")
-    inputs = [Workdir.fingerprint(synthesized.read_text()), config.validation_runs]
+    inputs = [Workdir.fingerprint(synthesized.read_text()), config.validation_runs, config.demo_screenshots]
     if (done := wd.done("validate", inputs)) is not None:
         print(f"validate: already done ({done['accepted']} accepted), skipping")
         return done
@@ -58,7 +60,7 @@ def validation_flow(config: PipelineConfig) -> dict:
             batches = [todo[i : i + config.batch] for i in range(0, len(todo), config.batch)]
             # as each batch ends, not in submission order: a batch that waits long for a browser slot must not
             # hold back the verdicts of those that finished after it (they are on disk for a resume at once)
-            for future in as_completed([validate_batch.submit(b, config.validation_runs) for b in batches]):
+            for future in as_completed([validate_batch.submit(b, config.validation_runs, config.demo_screenshots) for b in batches]):
                 for r in future.result():
                     sink.write(r.model_dump_json() + "\n")  # a retry's line comes later and wins on resume
                     sink.flush()

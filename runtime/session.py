@@ -112,6 +112,7 @@ class Session:
         self._applied: dict[str, Observation] = {}
         self._last: Observation | None = None
         self._history_floor = 0
+        self._shooting = spec.screenshots
 
     @property
     def screenshots(self) -> "ObjectStore":
@@ -226,6 +227,10 @@ class Session:
             self.manager._forget(self)
             self.closed = True
 
+    def stop_screenshots(self) -> None:
+        """From now on observations carry no screenshot (validation keeps only its first golden run's)."""
+        self._shooting = False
+
     @property
     def expired(self) -> bool:
         return time.monotonic() > self.expires_at
@@ -315,11 +320,11 @@ class Session:
 
     async def _grab(self, page, snap: dict | None = None) -> dict:
         """Accessibility tree, URL, title and (unless turned off) the PNG of the page, in one pass on the browser loop."""
-        if snap is None and self.spec.screenshots:  # walk while the compositor paints
+        if snap is None and self._shooting:  # walk while the compositor paints
             snap, png = await asyncio.gather(self._walk(page), screenshot_png(page))
         else:
             snap = snap if snap is not None else await self._walk(page)
-            png = await screenshot_png(page) if self.spec.screenshots else None
+            png = await screenshot_png(page) if self._shooting else None
         snap["png"] = None if snap["url"].startswith("chrome-error:") else png
         return snap
 

@@ -13,7 +13,9 @@ phase is scored through `score_final`, footprint guard included. After the first
 adversarial probes (`factory.verifiers.probes`: partial completion, collateral damage, wrong
 target, answer variants, shifted clocks) must all fail; a golden change no criterion needs is
 `unverified_golden_change`. The golden run must change the same things in every run.
-An accepted task leaves with its footprint: `accepted_task(task, result)`.
+An accepted task leaves with its footprint: `accepted_task(task, result)`. Run 1's golden actions, each
+with the observation it was chosen on (screenshots too with `ValidationConfig.screenshots`), are the
+task's demonstration (`golden_steps`): every accepted task has one without another browser run.
 
 After a reset the state equals the initial one, so a verifier that succeeds there but not on the
 initial state reads something outside `final` that the attempt changed and reset does not restore
@@ -30,6 +32,7 @@ from typing import TYPE_CHECKING, Iterable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from contracts.demonstration import DemoStep, anonymous_url
 from contracts.task import Footprint, Task
 from factory.verifiers.footprint import record
 from factory.verifiers.probes import ProbeReason, check_probes
@@ -79,6 +82,8 @@ class ValidationConfig(BaseModel):
     max_golden_steps: int = Field(default=60, ge=1, description="More actions than this and the golden code fails.")
     lease_s: float = Field(default=900.0, gt=0, description="Lease of the validation session.")
     probes: bool = Field(default=True, description="Run the adversarial probes after the first golden run (one sandbox batch).")
+    screenshots: bool = Field(default=False, description="Screenshot every page the golden code acts on (into the manager's "
+                              "object store), so the recorded demonstration carries images; off, it carries the text only.")
 
 
 class ValidationResult(BaseModel):
@@ -95,6 +100,8 @@ class ValidationResult(BaseModel):
         default_factory=dict, description="Phase ('run1.initial', 'run1.golden', 'run1.reset', ...) -> verdicts."
     )
     golden_actions: tuple[str, ...] = Field(default=(), description="The golden run's actions (run 1): a demonstration.")
+    golden_steps: tuple[DemoStep, ...] = Field(default=(), description="The same actions, each with the observation (accessibility "
+                                               "text, URL, screenshot key) it was chosen on: the task's demonstration.")
     footprint: Footprint | None = Field(default=None, description="The golden run's state diff; stored on the task once accepted.")
     probes: int = Field(default=0, description="Adversarial probes derived (and failed, when accepted).")
     probe_kinds: tuple[str, ...] = Field(default=(), description="Their kinds (partial, collateral, answer_spam, ...).")
@@ -122,7 +129,7 @@ def validate_task(task: Task, manager: "EnvironmentManager", config: ValidationC
     started = time.monotonic()
     check = _Check(task, config)
     try:
-        session = manager.request(SessionSpec.for_task(task, screenshots=False), Lease(seconds=config.lease_s))
+        session = manager.request(SessionSpec.for_task(task, screenshots=config.screenshots), Lease(seconds=config.lease_s))
         try:
             obs = check.start(session)
             for run in range(1, config.runs + 1):
@@ -157,6 +164,7 @@ class _Check:
         self.verdicts: dict[str, dict[str, bool] | None] = {}
         self.first_reset: tuple[dict, dict] | None = None
         self.actions: tuple[str, ...] = ()
+        self.steps: tuple[DemoStep, ...] = ()
         self.probes, self.probe_seconds, self.probe_kinds = 0, 0.0, ()
 
     def start(self, session: "Session") -> "Observation":
@@ -174,9 +182,12 @@ class _Check:
         proved the reset exact after a golden run and its verdicts repeat those on the initial state
         in another process. Each phase is still judged twice, by separate processes, on separate runs.
         """
-        actions = self._golden(session, run, obs)
+        actions, observed = self._golden(session, run, obs)
         if run == 1:
+            session.stop_screenshots()  # the demonstration needs no other page
             self.actions = tuple(actions)
+            self.steps = tuple(DemoStep(action=a, url=anonymous_url(o.url), axtree=o.axtree, screenshot=o.screenshot,
+                                        error=o.last_action_error, shell_output=o.shell_output) for a, o in zip(actions, observed))
         golden = self._final(session, "golden_fails")
         self._footprint(golden, run)
         solved = self._verify(golden, f"run{run}.golden")
@@ -218,7 +229,7 @@ class _Check:
     def result(self, started: float, reason: ReasonCode | None, detail: str) -> ValidationResult:
         return ValidationResult(
             task_id=self.task.id, accepted=reason is None, reason=reason, detail=detail,
-            seconds=time.monotonic() - started, verdicts=self.verdicts, golden_actions=self.actions,
+            seconds=time.monotonic() - started, verdicts=self.verdicts, golden_actions=self.actions, golden_steps=self.steps,
             footprint=self.scored.footprint, probes=self.probes, probe_seconds=self.probe_seconds, probe_kinds=self.probe_kinds,
         )
 
@@ -267,14 +278,16 @@ class _Check:
         except VerdictError as err:
             raise _Reject("bad_output", f"{phase}: {err}") from err
 
-    def _golden(self, session: "Session", run: int, obs: "Observation") -> list[str]:
-        """The golden run, by the golden agent through the session's `step` (`runtime.agents.golden.play`)."""
+    def _golden(self, session: "Session", run: int, obs: "Observation") -> "tuple[list[str], list[Observation]]":
+        """The golden run, by the golden agent through the session's `step` (`runtime.agents.golden.play`): its actions,
+        and the observation each was chosen on."""
         from runtime.manager import EnvError
 
         actions: list[str] = []
+        observed: list[Observation] = []
         try:
             play(session, self.task, obs, timeout_s=self.config.golden_timeout_s, max_steps=self.config.max_golden_steps,
-                 action_id=lambda i: f"validate-{run}-{i}", actions=actions)
+                 action_id=lambda i: f"validate-{run}-{i}", actions=actions, observed=observed)
         except GoldenTooLong as err:
             raise _Reject("golden_fails", str(err)) from err
         except GoldenFailed as err:
@@ -282,7 +295,7 @@ class _Check:
                 raise err.__cause__  # the environment failed under the golden code: env_error, not a verdict
             reason: ReasonCode = "golden_forbidden" if err.kind == "forbidden" else "golden_fails"
             raise _Reject(reason, f"{err} (after actions {actions})") from err
-        return actions
+        return actions, observed
 
 
 def _raise_for_error(run: VerifierRun, phase: str) -> None:

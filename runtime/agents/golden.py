@@ -60,13 +60,16 @@ class GoldenAgent:
 
 
 def play(session: "Session", task: Task, observation: Observation, *, timeout_s: float, max_steps: int,
-         action_id: Callable[[int], str | None] = lambda _i: None, actions: list[str] | None = None) -> list[str]:
+         action_id: Callable[[int], str | None] = lambda _i: None, actions: list[str] | None = None,
+         observed: list[Observation] | None = None) -> list[str]:
     """Drive `task`'s golden code through `session.step` from `observation` until it returns or the episode ends.
 
     Returns the actions taken (also appended to `actions` as they happen, so a caller still has them
-    when GoldenFailed or GoldenTooLong is raised). `action_id(i)` names the i-th step (idempotent retries).
+    when GoldenFailed or GoldenTooLong is raised); `observed`, if given, gets the observation each
+    action was chosen on (a demonstration). `action_id(i)` names the i-th step (idempotent retries).
     """
     taken = actions if actions is not None else []
+    seen = observed if observed is not None else []
     agent = GoldenAgent(AgentOptions(golden_timeout_s=timeout_s))
     agent.reset(task)
     try:
@@ -77,6 +80,7 @@ def play(session: "Session", task: Task, observation: Observation, *, timeout_s:
             if len(taken) >= max_steps:
                 raise GoldenTooLong(f"the golden code took more than {max_steps} actions")
             taken.append(action)
+            seen.append(observation)
             observation = session.step(action, action_id=action_id(len(taken)))
     finally:
         agent.close()

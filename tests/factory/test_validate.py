@@ -58,6 +58,10 @@ def test_a_good_task_is_accepted_with_verdicts_for_every_phase(manager):
     assert result.verdicts["run1.reset"] == result.verdicts["run2.initial"] == result.verdicts["run1.initial"]
     assert result.verdicts["run2.golden"] == result.verdicts["run1.golden"]
     assert "run2.reset" not in result.verdicts  # the last run ends without a reset: run 1's proved it exact
+    # run 1's golden run is the demonstration: each action with the page it was chosen on (no screenshots by default)
+    steps = result.golden_steps
+    assert [s.action for s in steps] == list(result.golden_actions) and steps[0].url.startswith("/i/<instance>")
+    assert all("[" in s.axtree and s.screenshot is None for s in steps) and "Book club" in steps[0].axtree
     assert len(result.golden_actions) == 2 and all(a.startswith("click(") for a in result.golden_actions)
 
 
