@@ -1,8 +1,10 @@
 """Flow: export the final tasks as a dataset folder in the Hugging Face Hub layout.
 
-`data/<split>-<fingerprint>-00000-of-00001.parquet` (nested columns: `flows.dataset_columns`) plus a README
-dataset card (`flows.dataset_card`) whose YAML `configs` points at them, so `datasets.load_dataset(folder)`
-loads it offline, and `gymfactory publish` uploads it as is.
+`data/<split>-<fingerprint>-00000-of-00001.parquet` (one row per task, nested columns: `flows.dataset_columns`),
+`demonstrations/<split>-<fingerprint>-00000-of-00001.parquet` (one row per golden step, screenshots embedded:
+`flows.demonstrations`) and a README dataset card (`flows.dataset_card`) whose YAML `configs` points at them,
+so `datasets.load_dataset(folder)` and `datasets.load_dataset(folder, "demonstrations")` load it offline, and
+`gymfactory publish` uploads it as is.
 """
 
 from __future__ import annotations
@@ -21,11 +23,13 @@ from factory.app_versions import app_version
 from contracts.taskfiles import load_tasks
 from contracts.task import Task
 from runtime import confine
+from runtime.objectstore import ObjectStore
 
 from .artifacts import link
 from .config import PipelineConfig
 from .dataset_card import CardFacts, render
 from .dataset_columns import SplitOptions, heldout_groups, split_of, table as columns
+from .demonstrations import CONFIG as DEMONSTRATIONS, table as demonstration_rows
 from .run_evidence import DemoStep, RunEvidence, gather
 from .workdir import Workdir
 
@@ -41,10 +45,12 @@ class ExportOptions(BaseModel):
 
 
 def export(tasks: list[Task], folder: Path, demos: dict[str, list[str]] | None = None, evidence: RunEvidence | None = None,
-           options: ExportOptions | None = None) -> Path:
-    """Write `folder/data/<split>-<fingerprint>-*.parquet` and `folder/README.md`; returns the folder.
+           options: ExportOptions | None = None, objects: ObjectStore | None = None) -> Path:
+    """Write `folder/data/<split>-<fingerprint>-*.parquet`, `folder/demonstrations/<split>-<fingerprint>-*.parquet` and
+    `folder/README.md`; returns the folder.
 
-    `demos` (task id -> actions) fills demonstrations when there is no `evidence` of the run. The data
+    `demos` (task id -> actions) fills demonstrations when there is no `evidence` of the run; `objects` is the object
+    store the demonstrations' screenshots are read from (none: rows without images). The data
     file name carries a fingerprint of the content: `datasets` caches a local folder by its name and
     file patterns, so two exports both called `dataset` would otherwise share a cache. Same tasks and
     evidence give the same bytes, so publishing them again makes no new commit.
@@ -52,9 +58,10 @@ def export(tasks: list[Task], folder: Path, demos: dict[str, list[str]] | None =
     options = options or ExportOptions()
     if evidence is None:
         evidence = RunEvidence(demonstrations={k: [DemoStep(action=a) for a in v] for k, v in (demos or {}).items()})
-    (folder / "data").mkdir(parents=True, exist_ok=True)
-    for old in (folder / "data").glob("*.parquet"):
-        old.unlink()
+    for sub in ("data", DEMONSTRATIONS):
+        (folder / sub).mkdir(parents=True, exist_ok=True)
+        for old in (folder / sub).glob("*.parquet"):
+            old.unlink()
     versions = {a: app_version(a) for a in sorted({a for t in tasks for a in t.apps})}
     gf_version = _gymfactory_version()
     fingerprint = hashlib.sha256(("".join(t.model_dump_json() for t in tasks) + evidence.model_dump_json() + options.model_dump_json()
@@ -66,14 +73,19 @@ def export(tasks: list[Task], folder: Path, demos: dict[str, list[str]] | None =
     # one table over every task, then split by rows: every split has the same (inferred) nested schema
     whole = columns(tasks, evidence, {a: (v.version, v.digest) for a, v in versions.items()}, gf_version)
     index = {t.id: i for i, t in enumerate(tasks)}
+    demonstrations: dict[str, int] = {}
     for name, part in parts.items():
         if part or name == "train":
             pq.write_table(whole.take([index[t.id] for t in part]), folder / "data" / f"{name}-{fingerprint}-00000-of-00001.parquet")
+        steps = demonstration_rows(part, evidence.demonstrations, objects)
+        if steps.num_rows:  # small row groups: a reader (the Hub's viewer) pages through screenshots a few at a time
+            pq.write_table(steps, folder / DEMONSTRATIONS / f"{name}-{fingerprint}-00000-of-00001.parquet", row_group_size=64)
+            demonstrations[name] = steps.num_rows
     facts = CardFacts(source=options.source or str(folder.resolve()), fingerprint=fingerprint,
                       splits={n: len(p) for n, p in parts.items()}, split_by=options.split.by, heldout=heldout,
                       license=options.license, gymfactory_version=gf_version,
                       app_versions={a: f"{v.version} ({v.digest[:10]})" for a, v in versions.items()},
-                      reproduce=options.reproduce, unconfined=confine.unsafe())
+                      reproduce=options.reproduce, unconfined=confine.unsafe(), demonstrations=demonstrations)
     if not parts["train"]:
         facts = facts.model_copy(update={"splits": {**facts.splits, "train": 0}})
     (folder / "README.md").write_text(render(tasks, evidence, facts))
@@ -100,7 +112,11 @@ def dataset_flow(config: PipelineConfig) -> dict:
     tasks = load_tasks(source) if source.stat().st_size else []
     folder = export(tasks, wd.path("dataset", "x").parent, evidence=gather(wd.root, config.trajectory_store()),
                     options=ExportOptions(reproduce=f"gymfactory run --tasks {config.synth.n} --seed {config.synth.seed} "
-                                               f"--provider {config.provider}" + (" --catalogue" if config.synth.catalogue else "")))
-    link("dataset-folder", folder, "Dataset folder (Hub layout): load with datasets.load_dataset(path)")
+                                               f"--provider {config.provider}" + (" --catalogue" if config.synth.catalogue else "")),
+                    objects=ObjectStore(config.objects_url))
+    link("dataset-folder", folder, "Dataset folder (Hub layout): load with datasets.load_dataset(path), and its golden "
+         "steps with datasets.load_dataset(path, 'demonstrations')")
     apps = len({app for t in tasks for app in t.apps})
-    return wd.finish("dataset", inputs, {"rows": len(tasks), "apps": apps, "path": str(folder)}, time.monotonic() - started)
+    steps = sum(pq.ParquetFile(p).metadata.num_rows for p in (folder / DEMONSTRATIONS).glob("*.parquet"))
+    return wd.finish("dataset", inputs, {"rows": len(tasks), "apps": apps, "demonstration_steps": steps, "path": str(folder)},
+                     time.monotonic() - started)

@@ -58,6 +58,8 @@ class CardFacts(BaseModel):
     app_versions: dict[str, str] = Field(default_factory=dict, description="App -> 'version (digest prefix)'.")
     reproduce: str = Field(default="", description="The command that made the run, if known.")
     unconfined: bool = Field(default=False, description="The run ran untrusted code without bubblewrap.")
+    demonstrations: dict[str, int] = Field(default_factory=dict, description="Split -> rows (golden steps) of the "
+                                           "`demonstrations` config; empty: the folder has none.")
 
 
 _PLURAL = {"app": "apps", "family": "families"}
@@ -71,6 +73,9 @@ def _table(head: tuple[str, ...], rows: list[tuple]) -> str:
 def render(tasks: list[Task], evidence: RunEvidence, facts: CardFacts) -> str:
     """The whole README.md: YAML header (licence, splits) and the body."""
     configs = "".join(f"  - split: {s}\n    path: data/{s}-{facts.fingerprint}-*.parquet\n" for s, n in facts.splits.items() if n)
+    if facts.demonstrations:
+        configs += "- config_name: demonstrations\n  data_files:\n" + "".join(
+            f"  - split: {s}\n    path: demonstrations/{s}-{facts.fingerprint}-*.parquet\n" for s in facts.demonstrations)
     header = (f"---\nlicense: {facts.license}\ntask_categories:\n- other\ntags:\n- gui-agents\n- computer-use\n- synthetic\n"
               f"pretty_name: gymfactory tasks\nconfigs:\n- config_name: default\n  data_files:\n{configs}---\n")
     split = next((s for s, n in facts.splits.items() if n), "train")
@@ -122,7 +127,10 @@ def render(tasks: list[Task], evidence: RunEvidence, facts: CardFacts) -> str:
              "app state outside the golden run's footprint fails the required system criterion `no_collateral_changes` "
              "(reward 0); one that floods its workspace past its cap fails `workspace_within_limits` (reward 0). "
              "Attempts that end in `env_error` (infrastructure) are never scored."]
-    body += ["", "## Columns", "", _COLUMNS, "", "## Licence", "", f"Data: {facts.license}. The tasks are synthetic: "
+    body += ["", "## Columns", "", _COLUMNS]
+    if facts.demonstrations:
+        body += ["", "## Demonstrations", "", _demonstrations(facts)]
+    body += ["", "## Licence", "", f"Data: {facts.license}. The tasks are synthetic: "
              "people, companies and amounts are invented.", "", "## Reproduce", "",
              f"`{facts.reproduce or 'gymfactory run --out RUN'}`, then `gymfactory publish RUN --repo ORG/NAME`. "
              "The same seed, apps (versions above) and gymfactory version give the same tasks."]
@@ -164,10 +172,20 @@ def _validation(tasks: list[Task], evidence: RunEvidence) -> list[str]:
         lines += ["", "Pass rates per family of the model agents (pass@1: mean success; pass@k: tasks solved at least once in k "
                   "attempts); a task's `difficulty` comes from them:", "",
                   _table(("agent", "family", "tasks", "k", "pass@1", "pass@k"), measured)]
-    observed = sum(1 for t in tasks if any(s.axtree for s in evidence.demonstrations.get(t.id, [])))
-    lines += ["", f"Demonstrations: {sum(1 for t in tasks if evidence.demonstrations.get(t.id))} tasks; {observed} with the "
-              "accessibility text of every step (from golden rollouts), the others actions only. No screenshots."]
+    demos = [evidence.demonstrations.get(t.id, []) for t in tasks]
+    observed = sum(1 for d in demos if d and all(s.observed for s in d))
+    shots = sum(1 for d in demos if d and all(s.screenshot for s in d))
+    lines += ["", f"Demonstrations: {sum(1 for d in demos if d)} tasks; {observed} with the accessibility text of every step "
+              f"({shots} with screenshots too), the others actions only."]
     return lines
+
+
+def _demonstrations(facts: CardFacts) -> str:
+    splits = ", ".join(f"{s}: {n}" for s, n in facts.demonstrations.items())
+    return (f"The `demonstrations` config has one row per step of each task's golden run ({splits} rows): "
+            "`datasets.load_dataset(SOURCE, \"demonstrations\")`. Its `messages` column is the agent harness's prompt "
+            "at that step with the golden action as the assistant reply, the conversational format TRL's `SFTTrainer` "
+            "reads.\n\n" + _DEMO_COLUMNS).replace("SOURCE", f"\"{facts.source}\"")
 
 
 _COLUMNS = """| column | type | meaning |
@@ -190,3 +208,12 @@ _COLUMNS = """| column | type | meaning |
 | `gymfactory_version` | string | version that made the row |
 | `app_versions` | list of {app, version, digest} | the apps' manifest versions and source digests |
 | `task` | string | the whole task as JSON: `Task.model_validate_json(row["task"])` |"""
+
+_DEMO_COLUMNS = """| column | type | meaning |
+|---|---|---|
+| `task_id`, `family`, `apps`, `form_factor`, `instruction` | string, string, list of string, string, string | the task (a row of the default config) |
+| `step` | int | index of the step in the golden run (0: the first page) |
+| `url`, `axtree` | string | the page the action was chosen on (server and instance id as `/i/<instance>`), its accessibility text with element ids [n] |
+| `screenshot` | image (PNG, embedded) | that page as the agent's browser showed it; null when the run kept no screenshots |
+| `action` | string | the golden action, in the action language below |
+| `messages` | list of {role, content} | system prompt, history, this observation, and the action as the assistant's reply |"""

@@ -1,0 +1,92 @@
+"""The dataset's `demonstrations` config: validation records every accepted task's golden run (real apps, real
+Chromium), the export embeds its screenshots in parquet, `datasets` loads it, and TRL's SFTTrainer trains on it."""
+
+from __future__ import annotations
+
+import math
+import shutil
+
+import datasets
+import pytest
+
+from factory.tasks.synthesize import SynthConfig, synthesize
+from factory.verifiers.validate import ValidationConfig, validate_task
+from flows.dataset import export
+from flows.run_evidence import gather
+from runtime.harness import system_prompt
+from runtime.manager import EnvironmentManager
+from runtime.objectstore import ObjectStore
+
+# a plain chat template for the tiny policy: SFTTrainer renders `messages` with the tokenizer's template
+TEMPLATE = "{% for m in messages %}<|{{ m['role'] }}|>\n{{ m['content'] }}\n{% endfor %}{{ eos_token }}"
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    """A run folder of two validated tasks (one validation run each, screenshots on) and its exported dataset."""
+    root = tmp_path_factory.mktemp("run")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("GYMFACTORY_HOME", str(root / "home"))
+    tasks = synthesize(SynthConfig(n=2, seed=5))
+    objects = ObjectStore(root / "objects")
+    try:
+        with EnvironmentManager(screenshots=objects) as manager:
+            results = [validate_task(t, manager, ValidationConfig(runs=1, screenshots=True)) for t in tasks]
+    finally:
+        mp.undo()
+    assert all(r.accepted for r in results), [r.detail for r in results]
+    (root / "tasks").mkdir()
+    (root / "tasks" / "validation.jsonl").write_text("".join(r.model_dump_json() + "\n" for r in results))
+    folder = export(tasks, root / "dataset", evidence=gather(root), objects=objects)
+    return {"tasks": tasks, "results": results, "objects": objects, "folder": folder, "root": root}
+
+
+def test_every_golden_step_is_a_row_with_its_screenshot_and_the_harness_prompt(run):
+    tasks, results = run["tasks"], run["results"]
+    # validation keeps the pages of its first golden run only: each step's page, and the page after the last action
+    assert len(run["objects"].keys()) == sum(len(r.golden_actions) + 1 for r in results)
+    copy = run["root"] / "published"
+    shutil.copytree(run["folder"], copy)
+    shutil.rmtree(run["objects"].root)  # the folder alone must carry the images
+    rows = datasets.load_dataset(str(copy), "demonstrations", split="train")
+    assert len(rows) == sum(len(r.golden_actions) for r in results) > len(tasks)
+    assert set(rows.features) >= {"task_id", "step", "family", "apps", "instruction", "axtree", "screenshot", "action", "messages"}
+    assert isinstance(rows.features["screenshot"], datasets.Image)
+    for task, result in zip(tasks, results):
+        mine = [r for r in rows if r["task_id"] == task.id]
+        assert [r["action"] for r in mine] == list(result.golden_actions)
+        assert [r["step"] for r in mine] == list(range(len(mine)))
+        first = mine[0]
+        assert (first["family"], first["apps"], first["instruction"]) == (task.meta.family, list(task.apps), task.instruction)
+        assert first["screenshot"].size == (1280, 800)
+        assert first["url"].startswith("/i/<instance>") and "[" in first["axtree"]
+        for row in mine:
+            roles = [m["role"] for m in row["messages"]]
+            assert roles[0] == "system" and roles[-2:] == ["user", "assistant"]
+            assert row["messages"][0]["content"] == system_prompt(task.instruction, task.form_factor)
+            assert row["axtree"] in row["messages"][-2]["content"] and row["messages"][-1]["content"] == row["action"]
+            assert len(row["messages"]) == 3 + 2 * row["step"]  # the history window: every earlier step, then this one
+    tasks_config = datasets.load_dataset(str(copy), split="train")
+    assert len(tasks_config) == len(tasks) and tasks_config[0]["demonstration"][0]["action"] == results[0].golden_actions[0]
+
+
+def test_sft_trainer_takes_a_step_on_the_demonstrations(run, tmp_path):
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from trl import SFTConfig, SFTTrainer
+
+    from rl.policy import build_tiny_policy
+
+    rows = datasets.load_dataset(str(run["folder"]), "demonstrations", split="train")
+    corpus = [m["content"] for r in rows for m in r["messages"]]
+    path = build_tiny_policy(tmp_path / "tiny", corpus, vocab_size=512, n_positions=1024)
+    tokenizer = AutoTokenizer.from_pretrained(path)
+    tokenizer.chat_template = TEMPLATE
+    model = AutoModelForCausalLM.from_pretrained(path)
+    before = {n: p.detach().clone() for n, p in model.named_parameters()}
+    args = SFTConfig(output_dir=str(tmp_path / "out"), max_steps=1, per_device_train_batch_size=2, learning_rate=1e-3,
+                     max_length=1024, logging_steps=1, save_strategy="no", report_to="none", use_cpu=True, seed=0)
+    trainer = SFTTrainer(model=model, args=args, train_dataset=rows, processing_class=tokenizer)
+    out = trainer.train()
+    assert trainer.state.global_step == 1 and math.isfinite(out.training_loss) and out.training_loss > 0
+    assert any(not torch.equal(p, before[n]) for n, p in model.named_parameters())
