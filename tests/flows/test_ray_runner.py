@@ -51,7 +51,9 @@ def _validate(out: Path, tasks, **runner) -> tuple[dict, dict[str, dict]]:
     verdicts = {}
     for line in (out / "tasks" / "validation.jsonl").read_text().splitlines():
         r = ValidationResult.model_validate_json(line)
-        verdicts[r.task_id] = r.model_dump(exclude={"seconds", "probe_seconds"})
+        verdicts[r.task_id] = r.model_dump(exclude={"seconds", "probe_seconds", "golden_steps"})
+        # the demonstration's pages are the same; its screenshots are other captures (keys of another object store)
+        verdicts[r.task_id]["golden_pages"] = [(s.action, s.url, s.axtree, s.screenshot is not None) for s in r.golden_steps]
     return summary, verdicts
 
 
