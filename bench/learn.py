@@ -188,22 +188,30 @@ def run(config: LearnConfig, say=print) -> dict:
             train_tasks, held_worlds = split_by_world(trained, config.held_out, config.seed)
             train_tasks = train_tasks[: config.train_instances]
             save_tasks(train_tasks, out / "tasks" / "train.jsonl")
-            splits = {"worlds": held_worlds, "apps": apps}
             say(f"{len(train_tasks)} training instances; held out: {len(held_worlds)} in unseen worlds, {len(apps)} of unseen apps")
-            evals = {("zero-shot", s): bench.evaluate("zero-shot", config.policy, s, t) for s, t in splits.items()}
             run_dir = out / "train"
-            tc = TrainConfig(tasks=out / "tasks" / "train.jsonl", out=run_dir, policy=config.policy, trainable_layers=config.trainable_layers,
-                             sft_epochs=config.sft_epochs, sft_lr=config.sft_lr, sft_batch=4, grpo_steps=config.grpo_steps,
-                             group_size=config.group_size, tasks_per_step=config.tasks_per_step, lr=config.lr, held_out=0.0,
-                             zero_shot=False, max_steps=config.max_steps, max_new_tokens=32, micro_batch=1,
-                             concurrency=config.concurrency, seed=config.seed, resume=ckpt.latest(run_dir) is not None)
-            report = train(tc, log=say, manager=manager)
+
+            def train_to(grpo_steps: int):
+                tc = TrainConfig(tasks=out / "tasks" / "train.jsonl", out=run_dir, policy=config.policy, trainable_layers=config.trainable_layers,
+                                 sft_epochs=config.sft_epochs, sft_lr=config.sft_lr, sft_batch=4, grpo_steps=grpo_steps,
+                                 group_size=config.group_size, tasks_per_step=config.tasks_per_step, lr=config.lr, held_out=0.0,
+                                 zero_shot=False, max_steps=config.max_steps, max_new_tokens=32, micro_batch=1,
+                                 concurrency=config.concurrency, seed=config.seed, resume=ckpt.latest(run_dir) is not None)
+                return train(tc, log=say, manager=manager)
+
+            # held-out worlds first at every checkpoint (the split the target is set on), then held-out apps: a run cut
+            # short still has the main comparison, and resumes from its checkpoints and cached evaluations
+            evals = {("zero-shot", "worlds"): bench.evaluate("zero-shot", config.policy, "worlds", held_worlds)}
+            report = train_to(0)
             checkpoints = {"sft": ckpt.checkpoint_dir(run_dir, None)}
+            evals[("sft", "worlds")] = bench.evaluate("sft", str(checkpoints["sft"]), "worlds", held_worlds)
             if config.grpo_steps:
+                report = train_to(config.grpo_steps)
                 checkpoints["sft+grpo"] = ckpt.latest(run_dir)
+                evals[("sft+grpo", "worlds")] = bench.evaluate("sft+grpo", str(checkpoints["sft+grpo"]), "worlds", held_worlds)
+            evals[("zero-shot", "apps")] = bench.evaluate("zero-shot", config.policy, "apps", apps)
             for label, path in checkpoints.items():
-                for s, t in splits.items():
-                    evals[(label, s)] = bench.evaluate(label, str(path), s, t)
+                evals[(label, "apps")] = bench.evaluate(label, str(path), "apps", apps)
         finally:
             store.close()
     rows = [{"checkpoint": label, "split": s, **_rates(row, config.seed)} for (label, s), row in evals.items()]
