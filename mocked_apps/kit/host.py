@@ -18,6 +18,7 @@ import contextlib
 import os
 import secrets
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -29,7 +30,7 @@ import httpx
 
 from . import lifeline
 from .package import load_package
-from .ports import free_port
+from .ports import PORT_TRIES, free_port, lost_port_race
 from .server import create_server
 
 HOST_TOKEN_HEADER = "X-Gym-Host-Token"
@@ -75,9 +76,11 @@ def _host_app(token: str):
         package = load_package(body["ref"])
         own = None if body.get("data") else tempfile.TemporaryDirectory(prefix=f"gym-{package.name}-")
         app = create_server(package, body["token"], Path(body.get("data") or own.name))
-        port = free_port()
+        sock = socket.socket()  # bound here, so no other process can take the port between its choice and the bind
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
         server = _Quiet(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False, lifespan="on"))
-        task = asyncio.create_task(server.serve())
+        task = asyncio.create_task(server.serve(sockets=[sock]))
         while not server.started and not task.done():
             await asyncio.sleep(0.02)
         if task.done():
@@ -133,6 +136,15 @@ class SharedHost:
 
     def __init__(self):
         self.token = secrets.token_hex(16)
+        for _ in range(PORT_TRIES):
+            if self._launch():
+                return
+            if not lost_port_race(self.output()):
+                break
+        raise HostError(f"the shared app host exited with {self.proc.returncode}:\n{self.output()}")
+
+    def _launch(self) -> bool:
+        """Start the host on a fresh port: True once it answers, False when it exited; raises when it hangs."""
         self.port = free_port()
         self._log = tempfile.TemporaryFile()
         env = {k: v for k, v in os.environ.items() if not k.startswith(_SECRET_PREFIXES)}
@@ -146,10 +158,12 @@ class SharedHost:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise HostError(f"the shared app host exited with {self.proc.returncode}:\n{self.output()}")
+                self.http.close()
+                self.proc.stdin.close()
+                return False
             try:
                 if self.http.get("/_host/health", timeout=1).status_code == 200:
-                    return
+                    return True
             except httpx.HTTPError:
                 pass
             time.sleep(0.05)

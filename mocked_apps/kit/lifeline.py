@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
 import threading
 
 FLAG = "--stop-with-parent"
@@ -20,10 +19,10 @@ def watch_stdin() -> None:
     """Stop this process (SIGTERM to itself) once standard input reaches end of file."""
 
     def wait() -> None:
-        try:
-            while sys.stdin.buffer.read1(4096):
+        try:  # the descriptor, not sys.stdin: a thread blocked inside the buffered reader holds its lock, and a
+            while os.read(0, 4096):  # process that exits for another reason then aborts at shutdown (exit -6)
                 pass  # the parent writes nothing more; anything it does is ignored
-        except (OSError, ValueError):
+        except OSError:
             pass
         os.kill(os.getpid(), signal.SIGTERM)
 

@@ -16,7 +16,7 @@ from mocked_apps.catalogue import compiled
 from . import lifeline
 from .client import AdminClient
 from .host import HostError, SharedHost, sharing_enabled
-from .ports import free_port
+from .ports import PORT_TRIES, free_port, lost_port_race
 from .spec.files import has_extension, is_spec
 
 
@@ -53,6 +53,15 @@ class AppServer:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 60.0) -> "AppServer":
+        for _ in range(PORT_TRIES):
+            if self._launch(timeout):
+                return self
+            if not lost_port_race(self.output()):
+                break
+        raise AppServerError(f"app server {self.app} exited with {self._proc.returncode}:\n{self.output()}")
+
+    def _launch(self, timeout: float) -> bool:
+        """Start on a fresh port: True once it answers, False when it exited; raises when it hangs."""
         self.port = free_port()
         self._log = tempfile.TemporaryFile()
         cmd = [sys.executable, "-m", "mocked_apps.kit", "--app", self.app, "--port", str(self.port), lifeline.FLAG]
@@ -68,10 +77,11 @@ class AppServer:
         admin = AdminClient(self.url, self.token)
         if admin.wait_until_up(lambda: self._proc.poll() is None, timeout):
             self.admin = admin
-            return self
+            return True
         admin.close()
         if self._proc.poll() is not None:
-            raise AppServerError(f"app server {self.app} exited with {self._proc.returncode}:\n{self.output()}")
+            self._proc.stdin.close()
+            return False
         self.stop()
         raise AppServerError(f"app server {self.app} did not answer within {timeout:.0f}s:\n{self.output()}")
 
