@@ -330,3 +330,50 @@ def run_verifier(
             return VerifierRun(error=f"bad_output: verify() must return a dict of criterion id -> bool, got {shown}",
                                error_kind="bad_output", seconds=result.seconds)
     return VerifierRun(verdicts=calls[0], seconds=result.seconds, repeats=tuple(calls) if repeats > 1 else ())
+
+
+_VERIFY_MANY = '''
+
+def _gf_verify_many(job, _verify=verify):  # verify as defined: a verifier that rebinds it while running changes nothing
+    import json
+    import traceback
+
+    class _Final:
+        """One final, read-only, as attributes and items (like the sandbox's own argument)."""
+
+        __slots__ = ("_d",)
+
+        def __init__(self, data):
+            object.__setattr__(self, "_d", data)
+
+        def __getattr__(self, name):
+            try:
+                return object.__getattribute__(self, "_d")[name]
+            except KeyError:
+                raise AttributeError(name) from None
+
+        def __getitem__(self, key):
+            return object.__getattribute__(self, "_d")[key]
+
+        def __setattr__(self, name, value):
+            raise AttributeError("read-only")
+
+    out = []
+    for raw in job.finals:
+        try:
+            out.append({"verdicts": _verify(_Final(json.loads(json.dumps(raw))))})
+        except Exception as exc:
+            out.append({"error": "".join(traceback.format_exception_only(type(exc), exc)).strip()[-500:]})
+    return out
+'''
+
+
+def verify_many(source: str, finals: list[Final], *, timeout_s: float, clock: str | None = None) -> SandboxResult:
+    """A task's `verify` on many finals in ONE confined child (one process start for the batch).
+
+    The value is a list, one entry per final in order: `{"verdicts": ...}` as verify() returned them
+    (unchecked), or `{"error": ...}` when it raised on that final; the others still run. `timeout_s`
+    bounds the whole batch. Probes and recall variants run this way.
+    """
+    return run_sandboxed(source + _VERIFY_MANY, "_gf_verify_many", {"finals": [f.model_dump(mode="json") for f in finals]},
+                         limits=SandboxLimits(timeout_s=timeout_s), filename="<verifier>", clock=clock)

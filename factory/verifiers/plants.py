@@ -1,12 +1,14 @@
 """Planted defects: copies of a task with a known-bad verifier or golden code, to prove validation catches them.
 
 `plant_defects(task)` gives one variant per defect (DESIGN.md target: every planted bad verifier is
-rejected). Each wraps the task's own code, so the variants work for any task and any app.
+rejected). Each wraps the task's own code, so the variants work for any task and any app. Two more
+(issue 28) need to be told where to look, since they hide in one field of the task's own data:
+`plant_unchecked_new_field` and `plant_dormant_branch`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -68,6 +70,43 @@ def plant_defects(task: Task) -> list[Plant]:
     # golden's shell wrote, read by the verifier). Confinement leaves no such channel: the workspace is
     # rewritten on reset and the verifier sees nothing else. Validation still runs the reset phase.
     return plants
+
+
+def plant_unchecked_new_field(task: Task, app: str, table: str, field: str, value: Any) -> Plant:
+    """A criterion on a field the golden run writes into a new row, checked vacuously: the verifier judges every new row of
+    `app.table` as if its `field` held `value` (the golden's), so an attempt that leaves it blank (a payment with no memo)
+    still scores as the golden run did. Rejected by the partial probes of new rows."""
+    body = f"""
+class _GfSeen:
+    def __init__(self, state):
+        self.state, self.initial_state, self.answer, self.files = state, final.initial_state, final.answer, final.files
+
+    def __getitem__(self, key):
+        return getattr(self, key)
+
+old = [r.get('id') for r in final.initial_state[{app!r}][{table!r}]]
+state = {{a: {{t: [dict(r) for r in rows] for t, rows in tables.items()}} for a, tables in final.state.items()}}
+for row in state[{app!r}][{table!r}]:
+    if row.get('id') not in old:
+        row[{field!r}] = {value!r}
+return _gf_original_verify(_GfSeen(state))
+"""
+    name = f"unchecked_new_{table}_{field}"
+    return Plant(name=name, task=_variant(task, name, verifier=_wrapped(task, body)), expected="probe_partial")
+
+
+def plant_dormant_branch(task: Task, app: str, table: str, field: str, margin: float) -> Plant:
+    """A dormant branch: every criterion is met once a number an agent can move (a balance) stands more than `margin` above
+    where it started in any row of `app.table`, whatever else happened. Rejected by the fuzz probes."""
+    ids = [c.id for c in task.criteria]
+    body = f"""
+start = {{r['id']: r[{field!r}] for r in final.initial_state[{app!r}][{table!r}]}}
+if any(r[{field!r}] > start.get(r['id'], r[{field!r}]) + {margin!r} for r in final.state[{app!r}][{table!r}]):
+    return {{k: True for k in {ids!r}}}
+return _gf_original_verify(final)
+"""
+    name = f"dormant_{table}_{field}"
+    return Plant(name=name, task=_variant(task, name, verifier=_wrapped(task, body)), expected="probe_fuzz")
 
 
 def _variant(task: Task, name: str, **changes) -> Task:

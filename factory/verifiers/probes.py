@@ -7,15 +7,30 @@ verifier). Success on any of them rejects the task, with a reason that names the
 | probe | the final | reason when it succeeds |
 |---|---|---|
 | partial | one golden change (a row, or one field of a changed row) reverted alone | `probe_partial`, or `unverified_golden_change` when no verdict even moved |
+| partial (new rows) | one field the golden run wrote into a new row, and the task names, blanked alone (a payment's memo) | `probe_partial` when it keeps full reward too |
 | collateral | the golden final plus a row outside the footprint deleted or edited | `probe_collateral` |
 | wrong target | a changed row's change applied to a sibling row instead; a new row re-pointed at a sibling of the record it belongs to | `probe_wrong_target` |
 | answer | no answer, an empty one, a refusal, or every date of the month / amount / name in the state | `probe_answer_spam` |
 | clock | the dates and times the golden run wrote (and the answer's dates) shifted | `probe_clock` |
+| fuzz | the untouched state with the amounts the golden run moves as consequences (balances) scaled up and down; the golden final with a status it sets changed to another value of its column | `probe_fuzz` |
+
+A blanked field of a new row may leave success standing when only an optional criterion checks it
+(the memo of a payment whose memo is a nicety): that probe counts against the task only when it
+also keeps full reward, i.e. no criterion at all reads the field. Fields the app fills itself are
+never blanked: ids and references (`*_id`), the consequences the app declares (timestamps), values
+the row copies from a record it references (a payment's payee name) and values its column already
+holds (a kind, a status). Fuzz probes are few (two scales, at most two statuses) and drawn from the
+task id, so a task gets the same probes in every run; they stay inside the footprint, since the
+guard already fails any other change. A verifier that crashes on a blanked or fuzzed final is not
+held against the task (the app may never produce that state).
 
 A criterion the untouched state already meets ("nothing else changed") must still be false
 somewhere: on a probe, or on one of two scrambled finals (every row deleted; every field of every
 row edited). One that holds on all of them checks nothing: `criterion_vacuous`. A verifier that
 crashes on a scrambled final (a state no app produces) is not held against it.
+
+The new-row and fuzz probes live in `factory.verifiers.probes_state`, what every probe shares in
+`factory.verifiers.probe_kit`.
 
 Changes the apps declare as consequences (`AppManifest.consequences`: timestamps, posted
 transaction lines, balances) are never reverted or shifted alone. Every probe that passes the
@@ -27,7 +42,6 @@ final as a control: its verdicts must equal the golden phase's, which ran in ano
 from __future__ import annotations
 
 import calendar
-import json
 import re
 import time
 from datetime import date, datetime, timedelta
@@ -35,73 +49,27 @@ from typing import Any, Iterator, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from contracts.task import Task
 from contracts.footprint import Change, collateral, diff, row_key
-from factory.verifiers.footprint import AppRules, app_rules
-from runtime.sandbox import SandboxLimits, run_sandboxed
 from contracts.scoring import Final, VerdictError, score_final
+from contracts.task import Task
+from factory.verifiers.footprint import AppRules, app_rules
+from factory.verifiers.probe_kit import DATETIME, Probe, ProbeKind, another_value, make_probe, referenced, rows_by_key, task_text, with_rows
+from factory.verifiers.probes_state import fuzz, inserted
+from runtime.sandbox import verify_many
 
-ProbeKind = Literal["partial", "collateral", "wrong_target", "answer_spam", "clock"]
+__all__ = ["Probe", "ProbeKind", "ProbeReason", "ProbeReport", "REFUSAL", "check_probes", "derive_probes"]
+
 ProbeReason = Literal[
-    "probe_partial", "probe_collateral", "probe_wrong_target", "probe_answer_spam", "probe_clock",
+    "probe_partial", "probe_collateral", "probe_wrong_target", "probe_answer_spam", "probe_clock", "probe_fuzz",
     "unverified_golden_change", "criterion_vacuous", "nondeterministic_verdicts", "verifier_crash", "verifier_timeout",
     "verifier_forbidden", "bad_output",
 ]
 REFUSAL = "I'm sorry, but I can't help with that."
 
-_DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?$")
 _ISO_IN_TEXT = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
 _MONTHS = [m for m in calendar.month_name if m]
 _NAMED_IN_TEXT = re.compile(r"\b(" + "|".join(_MONTHS) + r"|" + "|".join(m[:3] for m in _MONTHS) + r")\.? (\d{1,2}),? (\d{4})\b")
-_BATCH = '''
-
-_gf_verify_one = verify
-
-
-class _GfFinal:
-    """One probe's final, read-only, as attributes and items (like the sandbox's own argument)."""
-
-    __slots__ = ("_gf_data",)
-
-    def __init__(self, data):
-        object.__setattr__(self, "_gf_data", data)
-
-    def __getattr__(self, name):
-        try:
-            return object.__getattribute__(self, "_gf_data")[name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-    def __getitem__(self, key):
-        return object.__getattribute__(self, "_gf_data")[key]
-
-    def __setattr__(self, name, value):
-        raise AttributeError("read-only")
-
-
-def _gf_verify_many(job):
-    import json
-    import traceback
-
-    out = []
-    for raw in job.finals:
-        try:
-            out.append({"verdicts": _gf_verify_one(_GfFinal(json.loads(json.dumps(raw))))})
-        except Exception as exc:
-            out.append({"error": "".join(traceback.format_exception_only(type(exc), exc)).strip()[-500:]})
-    return out
-'''
 _ERROR_REASONS: dict[str, ProbeReason] = {"timeout": "verifier_timeout", "forbidden": "verifier_forbidden", "bad_output": "bad_output"}
-
-
-class Probe(BaseModel):
-    """One negative final and how it was made."""
-
-    model_config = ConfigDict(frozen=True)
-
-    kind: ProbeKind
-    name: str = Field(description="What the probe did, e.g. 'reverted mail.thread[4] (starred)'.")
-    final: Final
 
 
 class ProbeReport(BaseModel):
@@ -129,29 +97,15 @@ def derive_probes(task: Task, golden: Final) -> list[Probe]:
     probes += _wrong_target(task, golden, changes, rules)
     probes += _answers(golden)
     probes += _clock(golden, changes, rules)
+    probes += inserted(task, golden, changes, rules)  # after the others: a verifier blind to more than one field gets their reason
+    probes += fuzz(task, golden, changes, rules)
     return probes
-
-
-def _with_rows(golden: Final, app: str, table: str, rows: list[dict]) -> dict:
-    """The golden state with one table's rows replaced (rows kept in key order, like a dump)."""
-    state = {a: dict(tables) for a, tables in golden.state.items()}
-    state[app][table] = sorted(rows, key=lambda r: r["id"]) if all(isinstance(r.get("id"), int) for r in rows) else rows
-    return state
-
-
-def _probe(kind: ProbeKind, name: str, golden: Final, state: dict | None = None, **answer: Any) -> Probe:
-    final = golden.model_copy(update={"state": state if state is not None else golden.state, **answer})
-    return Probe(kind=kind, name=name, final=final)
-
-
-def _rows(state: dict, app: str, table: str) -> dict[str, dict]:
-    return {row_key(r): r for r in state.get(app, {}).get(table, [])}
 
 
 def _partial(golden: Final, changes: list[Change], rules: dict[str, AppRules]) -> Iterator[Probe]:
     for change in changes:
         rule, table = rules[change.app], change.table
-        before, after = _rows(golden.initial_state, change.app, table), _rows(golden.state, change.app, table)
+        before, after = rows_by_key(golden.initial_state, change.app, table), rows_by_key(golden.state, change.app, table)
         if change.kind == "added":
             if rule.follows(table):
                 continue
@@ -166,19 +120,9 @@ def _partial(golden: Final, changes: list[Change], rules: dict[str, AppRules]) -
             if len(own) > 1:
                 for field in own:
                     alone = [{**r, field: before[k][field]} if k == change.key else r for k, r in after.items()]
-                    yield _probe("partial", f"reverted {change.app}.{table}[{change.key}].{field} alone", golden,
-                                 _with_rows(golden, change.app, table, alone))
-        yield _probe("partial", f"reverted {change}", golden, _with_rows(golden, change.app, table, rows))
-
-
-def _edited(value: Any) -> Any:
-    if isinstance(value, bool):
-        return not value
-    if isinstance(value, (int, float)):
-        return value + 1
-    if isinstance(value, str):
-        return value + " (edited)"
-    return "edited" if value is None else None
+                    yield make_probe("partial", f"reverted {change.app}.{table}[{change.key}].{field} alone", golden,
+                                 with_rows(golden, change.app, table, alone))
+        yield make_probe("partial", f"reverted {change}", golden, with_rows(golden, change.app, table, rows))
 
 
 def _collateral(golden: Final, changes: list[Change], view_state: dict[str, tuple[str, ...]]) -> Iterator[Probe]:
@@ -190,19 +134,19 @@ def _collateral(golden: Final, changes: list[Change], view_state: dict[str, tupl
                 continue
             key = row_key(spare)
             kept = [r for r in rows if row_key(r) != key]
-            yield _probe("collateral", f"deleted {app}.{table}[{key}]", golden, _with_rows(golden, app, table, kept))
+            yield make_probe("collateral", f"deleted {app}.{table}[{key}]", golden, with_rows(golden, app, table, kept))
             field = next((f for f in sorted(spare) if f != "id" and f"{table}.{f}" not in view_state.get(app, ())), None)
             if field is not None and "id" in spare:
-                edited = [{**r, field: _edited(r[field])} if row_key(r) == key else r for r in rows]
-                yield _probe("collateral", f"edited {app}.{table}[{key}].{field}", golden, _with_rows(golden, app, table, edited))
+                edited = [{**r, field: another_value(r[field])} if row_key(r) == key else r for r in rows]
+                yield make_probe("collateral", f"edited {app}.{table}[{key}].{field}", golden, with_rows(golden, app, table, edited))
 
 
 def _wrong_target(task: Task, golden: Final, changes: list[Change], rules: dict[str, AppRules]) -> Iterator[Probe]:
     touched = {(c.app, c.table, c.key) for c in changes}
-    named = _task_text(task)
+    named = task_text(task)
     for change in changes:
         rule, app, table = rules[change.app], change.app, change.table
-        before, after = _rows(golden.initial_state, app, table), _rows(golden.state, app, table)
+        before, after = rows_by_key(golden.initial_state, app, table), rows_by_key(golden.state, app, table)
         if change.kind == "changed":
             own = [f for f in change.fields if not rule.follows(table, f)]
             target_before, target_after = before[change.key], after[change.key]
@@ -213,16 +157,16 @@ def _wrong_target(task: Task, golden: Final, changes: list[Change], rules: dict[
                 continue
             moved = {**sibling, **{f: target_after[f] for f in own}}
             rows = [target_before if k == change.key else moved if k == row_key(sibling) else r for k, r in after.items()]
-            yield _probe("wrong_target", f"{change} applied to {app}.{table}[{row_key(sibling)}] instead", golden,
-                         _with_rows(golden, app, table, rows))
+            yield make_probe("wrong_target", f"{change} applied to {app}.{table}[{row_key(sibling)}] instead", golden,
+                         with_rows(golden, app, table, rows))
         elif change.kind == "added" and not rule.follows(table):
             row = after[change.key]
             yield from _sibling_content(golden, change, row, before, named)
             for field, value in sorted(row.items()):
-                ref_table = _referenced(field, golden.initial_state.get(app, {}))
+                ref_table = referenced(field, golden.initial_state.get(app, {}))
                 if ref_table is None or value is None:
                     continue
-                refs = _rows(golden.initial_state, app, ref_table)
+                refs = rows_by_key(golden.initial_state, app, ref_table)
                 target = refs.get(str(value))
                 if target is None or not _is_named(target, refs.values(), named):
                     continue  # only a record the task is about has siblings that would be the wrong one
@@ -231,8 +175,8 @@ def _wrong_target(task: Task, golden: Final, changes: list[Change], rules: dict[
                     continue
                 moved = {f: sibling["id"] if f == field else _swap(v, target, sibling) for f, v in row.items()}
                 rows = [moved if k == change.key else r for k, r in after.items()]
-                yield _probe("wrong_target", f"new {app}.{table} row's {field} pointed at {ref_table}[{sibling['id']}] instead of [{value}]",
-                             golden, _with_rows(golden, app, table, rows))
+                yield make_probe("wrong_target", f"new {app}.{table} row's {field} pointed at {ref_table}[{sibling['id']}] instead of [{value}]",
+                             golden, with_rows(golden, app, table, rows))
 
 
 def _sibling_content(golden: Final, change: Change, row: dict, before: dict[str, dict], named: str) -> Iterator[Probe]:
@@ -247,24 +191,9 @@ def _sibling_content(golden: Final, change: Change, row: dict, before: dict[str,
     if sibling is None:
         return
     moved = {**row, **{f: sibling[f] for f in fields}}
-    rows = [moved if k == change.key else r for k, r in _rows(golden.state, change.app, change.table).items()]
-    yield _probe("wrong_target", f"new {change.app}.{change.table} row with {change.table}[{row_key(sibling)}]'s {', '.join(fields)}",
-                 golden, _with_rows(golden, change.app, change.table, rows))
-
-
-def _referenced(field: str, tables: dict) -> str | None:
-    """The table a foreign-key-like field points to: 'thread_id' -> 'thread', 'from_account_id' -> 'account'."""
-    if not field.endswith("_id"):
-        return None
-    stem = field[:-3]
-    for candidate in (stem, stem.split("_")[-1]):
-        if candidate in tables and tables[candidate] and "id" in tables[candidate][0]:
-            return candidate
-    return None
-
-
-def _task_text(task: Task) -> str:
-    return (task.instruction + "\n" + json.dumps(task.answer_context, default=str)).lower()
+    rows = [moved if k == change.key else r for k, r in rows_by_key(golden.state, change.app, change.table).items()]
+    yield make_probe("wrong_target", f"new {change.app}.{change.table} row with {change.table}[{row_key(sibling)}]'s {', '.join(fields)}",
+                 golden, with_rows(golden, change.app, change.table, rows))
 
 
 def _is_named(row: dict, rows, text: str) -> bool:
@@ -290,24 +219,24 @@ def _answers(golden: Final) -> Iterator[Probe]:
     untouched = golden.initial_state
     values = list(_leaves(golden.state))
     names = sorted({v.strip() for v in values if isinstance(v, str) and 3 <= len(v.strip()) <= 60 and "\n" not in v})
-    yield _probe("answer_spam", "nothing done, a refusal as the answer", golden, untouched, answer=REFUSAL)
-    yield _probe("answer_spam", "nothing done, every name in the state as the answer", golden, untouched, answer="; ".join(names))
+    yield make_probe("answer_spam", "nothing done, a refusal as the answer", golden, untouched, answer=REFUSAL)
+    yield make_probe("answer_spam", "nothing done, every name in the state as the answer", golden, untouched, answer="; ".join(names))
     if not (golden.answer or "").strip():
         return
-    yield _probe("answer_spam", "no answer", golden, answer=None)
-    yield _probe("answer_spam", "an empty answer", golden, answer="")
-    yield _probe("answer_spam", "a refusal", golden, answer=REFUSAL)
+    yield make_probe("answer_spam", "no answer", golden, answer=None)
+    yield make_probe("answer_spam", "an empty answer", golden, answer="")
+    yield make_probe("answer_spam", "a refusal", golden, answer=REFUSAL)
     found = _dates_in(golden.answer)
     if found:
         day = found[0]
         month = [date(day.year, day.month, d) for d in range(1, calendar.monthrange(day.year, day.month)[1] + 1)]
         text = ", ".join(f"{d:%B} {d.day}, {d.year} ({d.isoformat()})" for d in month)
-        yield _probe("answer_spam", "every date of the month", golden, answer=text)
+        yield make_probe("answer_spam", "every date of the month", golden, answer=text)
     amounts = sorted({v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) >= 1})
     if amounts:
-        yield _probe("answer_spam", "every amount in the state", golden, answer=", ".join(f"${v:,.2f}" for v in amounts))
+        yield make_probe("answer_spam", "every amount in the state", golden, answer=", ".join(f"${v:,.2f}" for v in amounts))
     if names:
-        yield _probe("answer_spam", "every name in the state", golden, answer="; ".join(names))
+        yield make_probe("answer_spam", "every name in the state", golden, answer="; ".join(names))
 
 
 def _leaves(state: dict) -> Iterator[Any]:
@@ -356,7 +285,7 @@ def _shift_text(text: str, delta: timedelta) -> str:
 
 
 def _shifted(value: Any, delta: timedelta) -> Any:
-    if not isinstance(value, str) or not _DATETIME.match(value):
+    if not isinstance(value, str) or not DATETIME.match(value):
         return value
     if len(value) == 10:
         return (date.fromisoformat(value) + delta).isoformat()
@@ -376,7 +305,7 @@ def _clock(golden: Final, changes: list[Change], rules: dict[str, AppRules]) -> 
             rule, table = rules[change.app], change.table
             if change.kind == "deleted" or (change.kind == "added" and rule.follows(table)):
                 continue
-            rows = _rows(state, change.app, table)
+            rows = rows_by_key(state, change.app, table)
             row = rows[change.key]
             fields = change.fields if change.kind == "changed" else tuple(row)
             shifted = {f: _shifted(row[f], delta) for f in fields if not rule.follows(table, f)}
@@ -388,7 +317,7 @@ def _clock(golden: Final, changes: list[Change], rules: dict[str, AppRules]) -> 
         if delta.days and answer and _dates_in(answer):
             answer, moved = _shift_text(answer, delta), True
         if moved:
-            yield _probe("clock", f"the golden run's dates and times {label}", golden, state, answer=answer)
+            yield make_probe("clock", f"the golden run's dates and times {label}", golden, state, answer=answer)
 
 
 # ---- running them ------------------------------------------------------------------------------
@@ -403,10 +332,7 @@ def check_probes(task: Task, golden: Final, golden_verdicts: dict[str, bool], ti
     to_verify = [p for p in probes if not collateral(task.footprint, p.final.initial_state, p.final.state)]
     scrambles = _scrambled(golden)
     finals = [golden, *(p.final for p in to_verify), *scrambles]
-    result = run_sandboxed(
-        task.verifier + _BATCH, "_gf_verify_many", {"finals": [f.model_dump(mode="json") for f in finals]},
-        limits=SandboxLimits(timeout_s=timeout_s * 2), filename="<verifier>", clock=task.clock,
-    )
+    result = verify_many(task.verifier, finals, timeout_s=timeout_s * 2, clock=task.clock)
 
     def report(reason: ProbeReason | None = None, detail: str = "") -> ProbeReport:
         return ProbeReport(probes=len(probes), verified=len(to_verify), kinds=tuple(sorted({p.kind for p in probes})),
@@ -423,15 +349,18 @@ def check_probes(task: Task, golden: Final, golden_verdicts: dict[str, bool], ti
                       f"the golden final gave {golden_verdicts} in one process and {control.get('verdicts') or control.get('error')} in another")
     for probe, answer in zip(to_verify, answers):
         if "error" in answer:
+            if not probe.crash_counts:
+                continue
             return report("verifier_crash", f"on the probe '{probe.name}': {answer['error']}")
         try:
             scored = score_final(task, probe.final, answer["verdicts"])
         except VerdictError as err:
             return report("bad_output", f"on the probe '{probe.name}': {err}")
-        if scored.success:
+        if scored.success and (scored.reward >= 1.0 or not probe.full_reward_only):
             return report(_reason(probe, answer["verdicts"], golden_verdicts), f"succeeds on the probe '{probe.name}': verdicts {answer['verdicts']}")
-    seen = [a["verdicts"] for a in answers] + [a["verdicts"] for a in scrambled if isinstance(a.get("verdicts"), dict)]
-    if len(seen) > len(answers):  # at least one scrambled final was judged
+    judged = [a["verdicts"] for a in answers if "verdicts" in a]
+    seen = judged + [a["verdicts"] for a in scrambled if isinstance(a.get("verdicts"), dict)]
+    if len(seen) > len(judged):  # at least one scrambled final was judged
         always = [c for c in task.footprint.met_at_start if all(v.get(c) is True for v in seen)]
         if always:
             return report("criterion_vacuous", f"criteria {always} hold on the untouched state, every probe and a scrambled state: they check nothing")
@@ -441,12 +370,12 @@ def check_probes(task: Task, golden: Final, golden_verdicts: dict[str, bool], ti
 def _scrambled(golden: Final) -> list[Final]:
     """Two finals no criterion about the state can call untouched: every row deleted, every field edited."""
     emptied = {app: {table: [] for table in tables} for app, tables in golden.state.items()}
-    edited = {app: {table: [{f: v if f == "id" else _edited(v) for f, v in row.items()} for row in rows]
+    edited = {app: {table: [{f: v if f == "id" else another_value(v) for f, v in row.items()} for row in rows]
                     for table, rows in tables.items()} for app, tables in golden.state.items()}
     return [golden.model_copy(update={"state": emptied}), golden.model_copy(update={"state": edited})]
 
 
 def _reason(probe: Probe, verdicts: dict[str, bool], golden_verdicts: dict[str, bool]) -> ProbeReason:
     if probe.kind == "partial":
-        return "unverified_golden_change" if verdicts == golden_verdicts else "probe_partial"
+        return "unverified_golden_change" if verdicts == golden_verdicts and not probe.full_reward_only else "probe_partial"
     return f"probe_{probe.kind}"  # type: ignore[return-value]

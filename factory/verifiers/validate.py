@@ -13,6 +13,14 @@ phase is scored through `score_final`, footprint guard included. After the first
 adversarial probes (`factory.verifiers.probes`: partial completion, collateral damage, wrong
 target, answer variants, shifted clocks) must all fail; a golden change no criterion needs is
 `unverified_golden_change`. The golden run must change the same things in every run.
+
+Recall (`factory.verifiers.recall`), with the probes: honest variants of run 1's golden final (the
+answer rephrased in every unambiguous form, view state set either way, a note in the target record's
+empty comment) must all succeed, scored in one sandbox batch; and a second solution the family
+declares (`contracts.family.ALTERNATIVE`) is run for real from a fresh reset after the last run and
+must succeed too. A refused one rejects the task with `recall_answer_form`, `recall_view`,
+`recall_note` or `recall_alternative`.
+
 An accepted task leaves with its footprint: `accepted_task(task, result)`. Run 1's golden actions, each
 with the observation it was chosen on (screenshots too with `ValidationConfig.screenshots`), are the
 task's demonstration (`golden_steps`): every accepted task has one without another browser run.
@@ -36,6 +44,7 @@ from contracts.demonstration import DemoStep, anonymous_url
 from contracts.task import Footprint, Task
 from factory.verifiers.footprint import record
 from factory.verifiers.probes import ProbeReason, check_probes
+from factory.verifiers.recall import RecallReason, RecallReport, alternative_task, check_recall, has_alternative
 from runtime.agents.golden import GoldenTooLong, play
 from runtime.golden import GoldenFailed
 from runtime.sandbox import SandboxError, VerifierRun, run_verifier
@@ -60,6 +69,7 @@ ReasonCode = Literal[
     "invalid_task",
     "env_error",
     ProbeReason,
+    RecallReason,
 ]
 _ERROR_REASONS: dict[str, ReasonCode] = {
     "timeout": "verifier_timeout",
@@ -82,6 +92,8 @@ class ValidationConfig(BaseModel):
     max_golden_steps: int = Field(default=60, ge=1, description="More actions than this and the golden code fails.")
     lease_s: float = Field(default=900.0, gt=0, description="Lease of the validation session.")
     probes: bool = Field(default=True, description="Run the adversarial probes after the first golden run (one sandbox batch).")
+    recall: bool = Field(default=True, description="Require success on honest variants of the golden final (answer forms, view "
+                         "state, a note) and on the family's second solution, if it declares one (one more browser run).")
     screenshots: bool = Field(default=False, description="Screenshot every page the golden code acts on (into the manager's "
                               "object store), so the recorded demonstration carries images; off, it carries the text only.")
 
@@ -106,6 +118,11 @@ class ValidationResult(BaseModel):
     probes: int = Field(default=0, description="Adversarial probes derived (and failed, when accepted).")
     probe_kinds: tuple[str, ...] = Field(default=(), description="Their kinds (partial, collateral, answer_spam, ...).")
     probe_seconds: float = Field(default=0.0, description="Time spent deriving, scoring and running the probes.")
+    recall_tried: int = Field(default=0, description="Honest variants scored (the second solution counts as one).")
+    recall_paid: int = Field(default=0, description="Of those, the ones that succeeded (all of them, when accepted).")
+    recall_kinds: tuple[str, ...] = Field(default=(), description="Their kinds (answer_form, view, note, alternative).")
+    recall_refused: tuple[str, ...] = Field(default=(), description="'kind: what it did' of every honest variant refused.")
+    recall_seconds: float = Field(default=0.0, description="Time spent on recall, the second solution's browser run included.")
 
 
 def accepted_task(task: Task, result: ValidationResult) -> Task:
@@ -135,6 +152,8 @@ def validate_task(task: Task, manager: "EnvironmentManager", config: ValidationC
             for run in range(1, config.runs + 1):
                 obs = check.run(session, run, obs)
             check.compare_runs()
+            if config.recall and has_alternative(task):
+                check.alternative(session, obs)
         finally:
             session.close()
     except _Reject as rejection:
@@ -166,6 +185,7 @@ class _Check:
         self.actions: tuple[str, ...] = ()
         self.steps: tuple[DemoStep, ...] = ()
         self.probes, self.probe_seconds, self.probe_kinds = 0, 0.0, ()
+        self.recall = RecallReport()
 
     def start(self, session: "Session") -> "Observation":
         """The first reset and the initial-state verdicts of run 1."""
@@ -195,11 +215,8 @@ class _Check:
             unmet = sorted(k for k, v in solved.verdicts.items() if not v)
             raise _Reject("golden_fails", f"after the golden code (actions {actions}) criteria {unmet} are not met (reward {solved.reward:g})"
                           + (f"; changes outside the footprint: {solved.collateral}" if solved.collateral else ""))
-        if run == 1 and self.config.probes:
-            report = check_probes(self.scored, golden, self.verdicts["run1.golden"], self.config.verifier_timeout_s)
-            self.probes, self.probe_seconds, self.probe_kinds = report.probes, report.seconds, report.kinds
-            if report.reason is not None:
-                raise _Reject(report.reason, report.detail)
+        if run == 1:
+            self._gates(golden)
         if run == self.config.runs > 1:
             return None
         obs, reset = self._reset(session, f"run {run}, reset after the golden run")
@@ -209,6 +226,34 @@ class _Check:
         if run < self.config.runs:
             self.verdicts[f"run{run + 1}.initial"] = self.verdicts[f"run{run}.reset"]
         return obs
+
+    def _gates(self, golden: Final) -> None:
+        """Run 1's probes (nothing wrong may succeed) and recall (nothing honest may fail); a probe's verdict comes first."""
+        report = check_probes(self.scored, golden, self.verdicts["run1.golden"], self.config.verifier_timeout_s) if self.config.probes else None
+        if self.config.recall:
+            self.recall = check_recall(self.scored, golden, self.config.verifier_timeout_s)
+        if report is not None:
+            self.probes, self.probe_seconds, self.probe_kinds = report.probes, report.seconds, report.kinds
+            if report.reason is not None:
+                raise _Reject(report.reason, report.detail)
+        if self.recall.reason is not None:
+            raise _Reject(self.recall.reason, self.recall.detail)
+
+    def alternative(self, session: "Session", obs: "Observation | None") -> None:
+        """The family's second solution, from a fresh reset: it must succeed as the first did (`recall_alternative`)."""
+        started = time.monotonic()
+        if obs is None:
+            obs, _ = self._reset(session, "the reset before the second solution")
+        actions, _ = self._golden(session, "alt", obs, alternative_task(self.task), failed="recall_alternative")
+        scored = self._verify(self._final(session, "recall_alternative"), "alternative")
+        paid = scored.success and scored.reward >= 1.0
+        r = self.recall
+        self.recall = r.model_copy(update={
+            "tried": r.tried + 1, "paid": r.paid + paid, "kinds": tuple(sorted({*r.kinds, "alternative"})),
+            "refused": r.refused + (() if paid else (f"alternative: actions {actions}",)), "seconds": r.seconds + time.monotonic() - started})
+        if not paid:
+            raise _Reject("recall_alternative", f"the family's second solution (actions {actions}) is refused: verdicts {scored.verdicts}"
+                          + (f"; changes outside the footprint: {scored.collateral}" if scored.collateral else ""))
 
     def _initial(self, start: Final, run: int) -> None:
         initial = self._verify(start, f"run{run}.initial")
@@ -231,6 +276,8 @@ class _Check:
             task_id=self.task.id, accepted=reason is None, reason=reason, detail=detail,
             seconds=time.monotonic() - started, verdicts=self.verdicts, golden_actions=self.actions, golden_steps=self.steps,
             footprint=self.scored.footprint, probes=self.probes, probe_seconds=self.probe_seconds, probe_kinds=self.probe_kinds,
+            recall_tried=self.recall.tried, recall_paid=self.recall.paid, recall_kinds=self.recall.kinds,
+            recall_refused=self.recall.refused, recall_seconds=self.recall.seconds,
         )
 
     # ---- phases ------------------------------------------------------------------------------
@@ -278,22 +325,24 @@ class _Check:
         except VerdictError as err:
             raise _Reject("bad_output", f"{phase}: {err}") from err
 
-    def _golden(self, session: "Session", run: int, obs: "Observation") -> "tuple[list[str], list[Observation]]":
+    def _golden(self, session: "Session", run: int | str, obs: "Observation", task: Task | None = None,
+                failed: ReasonCode = "golden_fails") -> "tuple[list[str], list[Observation]]":
         """The golden run, by the golden agent through the session's `step` (`runtime.agents.golden.play`): its actions,
-        and the observation each was chosen on."""
+        and the observation each was chosen on. `task`: another task's golden code (the second solution); `failed`:
+        the reason when it fails."""
         from runtime.manager import EnvError
 
         actions: list[str] = []
         observed: list[Observation] = []
         try:
-            play(session, self.task, obs, timeout_s=self.config.golden_timeout_s, max_steps=self.config.max_golden_steps,
+            play(session, task or self.task, obs, timeout_s=self.config.golden_timeout_s, max_steps=self.config.max_golden_steps,
                  action_id=lambda i: f"validate-{run}-{i}", actions=actions, observed=observed)
         except GoldenTooLong as err:
-            raise _Reject("golden_fails", str(err)) from err
+            raise _Reject(failed, str(err)) from err
         except GoldenFailed as err:
             if isinstance(err.__cause__, (EnvError, SandboxError)):
                 raise err.__cause__  # the environment failed under the golden code: env_error, not a verdict
-            reason: ReasonCode = "golden_forbidden" if err.kind == "forbidden" else "golden_fails"
+            reason: ReasonCode = "golden_forbidden" if err.kind == "forbidden" else failed
             raise _Reject(reason, f"{err} (after actions {actions})") from err
         return actions, observed
 

@@ -61,6 +61,10 @@ class Target:
             self._status[url] = self.http.get(url, follow_redirects=True).status_code
         return self._status[url]
 
+    def remember(self, statuses: dict[str, int]) -> None:
+        """Statuses of URLs already fetched (by the link sweep), so `status` need not fetch them again."""
+        self._status.update(statuses)
+
     def instances(self) -> list[str]:
         return self.http.get(f"{self.url}/_gym/instances", headers={TOKEN_HEADER: self.token}).json()["instances"]
 

@@ -22,6 +22,7 @@ from .content import content_law
 from .admin import Finding, Target
 from .crawl import PageProbe
 from .lane import lane
+from .links import links_law
 from .faults import ServerLog, exception_line, tracebacks, trimmed
 from .report import LAWS, CheckReport, Coverage, LawResult, ordered
 
@@ -167,16 +168,16 @@ def _browser_laws(t: Target, chromium: Browser, steps: _Steps, max_pages: int, b
             held["fresh"] = fresh = laws.create_fresh(t)
             console, readonly, held["survey"] = laws.survey_laws(t, desktop, on_phone, fresh, max_pages)
             held["crawl_readonly"] = readonly
-            return {"console": console, "content": content_law(held["survey"].visits)}
+            return {"console": console, "links": links_law(held["survey"].swept), "content": content_law(held["survey"].visits)}
 
-        steps.run(("console", "content"), survey)
+        steps.run(("console", "links", "content"), survey)
         fresh: laws.Fresh = held["fresh"]
 
         def controls() -> dict[str, Finding]:
-            dead, readonly, held["outcomes"] = laws.control_laws(t, desktop, on_phone, fresh, held["survey"], held["crawl_readonly"], budget_s)
-            return {"get_readonly": readonly, "dead_controls": dead}
+            dead, readonly, ui_state, held["outcomes"] = laws.control_laws(t, desktop, on_phone, fresh, held["survey"], held["crawl_readonly"], budget_s)
+            return {"get_readonly": readonly, "dead_controls": dead, "ui_state": ui_state}
 
-        steps.run(("dead_controls", "get_readonly"), controls)
+        steps.run(("dead_controls", "get_readonly", "ui_state"), controls)
         actions = held["outcomes"]["desktop"].actions
         replay_probe = open_context("replay A1", "desktop")
         lane_context("replay A2", "desktop")

@@ -287,11 +287,13 @@ def explore(
     dump: Callable[[], dict],
     budget_s: float = 45.0,
     label: str = "desktop",
+    on_write: Callable[[Control, dict], None] | None = None,
 ) -> ControlsOutcome:
     """Click each distinct clickable control of `controls` (found on another fresh instance) on the instance at `base`.
 
     `reset` restores the instance between clicks that changed it. The first control of each family
     goes first, so a spent budget leaves look-alikes unchecked rather than whole pages or forms.
+    `on_write(control, dump)` hears of each click that changed the state, before the next reset.
     """
     deadline = time.monotonic() + budget_s
     reset()
@@ -341,6 +343,8 @@ def explore(
                 get_writes.append(f"{label}: {control.describe()} changed the state with GET requests only ({sent})")
             else:
                 actions.append(control)
+            if on_write is not None:
+                on_write(control, after)
     return ControlsOutcome(
         checked=len(todo), clicked=clicked, repeats=repeats, violations=tuple(violations), get_writes=tuple(get_writes),
         actions=tuple(actions), forms=frozenset(submitted), unchecked=unchecked,

@@ -52,15 +52,36 @@ class Lane:
                     while (job := self._jobs.get()) is not None:
                         fn, future = job
                         if future.set_running_or_notify_cancel():
-                            try:
-                                future.set_result(fn(browser))
-                            except BaseException as err:  # handed to the caller, who decides what it means
-                                future.set_exception(err)
+                            browser = self._run(pw, browser, fn, future)
                 finally:
                     browser.close()
         except BaseException as err:  # no browser for this lane: every job, now and later, gets the reason
             while (job := self._jobs.get()) is not None:
                 job[1].set_exception(err)
+
+    @staticmethod
+    def _run(pw: Any, browser: Browser, fn: Callable[[Browser], Any], future: Future) -> Browser:
+        """Run one job; answers the browser for the next one.
+
+        The lane lives as long as its process, so its Chromium can die between checks (a crash, the
+        kernel's OOM killer). Playwright learns that only on its next call, which then fails: the job
+        runs once more on a fresh Chromium, since it never reached the dead one. A job that fails
+        with the browser alive, or fails again, hands its exception to the caller.
+        """
+        for attempt in range(2):
+            try:
+                future.set_result(fn(browser))
+                return browser
+            except BaseException as err:  # handed to the caller, who decides what it means
+                if browser.is_connected() or attempt:
+                    future.set_exception(err)
+                    return browser
+                try:
+                    browser = launch_chromium(pw)
+                except BaseException:
+                    future.set_exception(err)
+                    raise
+        return browser
 
 
 _LANES: dict[str, Lane] = {}

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
+import httpx
 from pydantic import BaseModel, ConfigDict, Field
 
 from mocked_apps.kit import AdminClient
@@ -20,8 +21,10 @@ from mocked_apps.kit import AdminClient
 from .admin import Finding, Target
 from .controls import Control, ControlsOutcome, LinksOutcome, check_links, collect, explore, forms, perform
 from .crawl import PageProbe, Visit, crawl, pattern, relative
+from .links import Sweep, sweep
 from .report import Coverage
 from .storage import written
+from .uistate import WriteLog, ui_state_law
 
 MAX_TEXT_PAGES = 15
 """Pages whose text the isolation and reset laws compare: the first crawled page of each pattern."""
@@ -60,6 +63,7 @@ class Survey(BaseModel):
     forms: dict[str, frozenset[tuple[str, str]]] = Field(description="Viewport -> (method, action pattern) of its forms.")
     pages: dict[str, int] = Field(description="Viewport -> pages loaded there.")
     links: LinksOutcome
+    swept: Sweep = Field(description="Every same-origin link reachable from the crawl, fetched over plain HTTP.")
 
 
 OnPhone = Callable[[Callable[[PageProbe], Any]], Future]
@@ -101,6 +105,15 @@ def survey_laws(t: Target, desktop: PageProbe, on_phone: OnPhone, fresh: Fresh, 
         queue_phone(visit)
     phone_visits: list[Visit] = [queued[pattern(v.url)].result() for v in _one_per_pattern(visits)]
     problems = [_page_problem("desktop", v, base) for v in visits] + [_page_problem("phone", v, base) for v in phone_visits]
+    reached: dict[str, list[str]] = {}
+    for visit in visits:
+        reached.setdefault(visit.url, []).extend(visit.links)
+        reached.setdefault(visit.final_url, [])
+    for control in controls["desktop"] + controls["phone"]:
+        if control.href:
+            reached.setdefault(base + control.page, []).append(control.href)
+    swept = sweep(t.http, t.url, base, reached)
+    t.remember(swept.statuses)  # the sampled link check below reads these, fetching nothing twice
     links = check_links(controls["desktop"] + controls["phone"], base, t.status)
     after = t.admin.state(fresh.observer)
     problems = [p for p in problems if p]
@@ -115,12 +128,12 @@ def survey_laws(t: Target, desktop: PageProbe, on_phone: OnPhone, fresh: Fresh, 
     if first != second:
         readonly = Finding(ok=False, evidence=f"two dumps read in a row differ: {_dump_diff(first, second)}")
     elif after != first:
-        readonly = Finding(ok=False, evidence=f"loading {len(visits) + len(phone_visits)} pages and {len(links.judged)} links with GETs changed the state: {_dump_diff(first, after)}")
+        readonly = Finding(ok=False, evidence=f"loading {len(visits) + len(phone_visits)} pages and {swept.fetched} links with GETs changed the state: {_dump_diff(first, after)}")
     else:
-        readonly = Finding(ok=True, evidence=f"dump stable; {len(visits) + len(phone_visits)} GET page loads at two viewports and the links left it unchanged")
+        readonly = Finding(ok=True, evidence=f"dump stable; {len(visits) + len(phone_visits)} GET page loads at two viewports and {swept.fetched} links left it unchanged")
     texts = page_html(t, fresh.observer, [relative(v.url, base) for v in _one_per_pattern(rendered)[:MAX_TEXT_PAGES]])
     survey = Survey(
-        visits=tuple(visits), texts=texts, links=links,
+        visits=tuple(visits), texts=texts, links=links, swept=swept,
         controls={k: tuple(v) for k, v in controls.items()}, forms={k: frozenset(v) for k, v in found.items()},
         pages={"desktop": len(visits), "phone": len(phone_visits)},
     )
@@ -145,21 +158,30 @@ def _page_problem(viewport: str, visit: Visit, base: str) -> str | None:
 
 def control_laws(
     t: Target, desktop: PageProbe, on_phone: OnPhone, fresh: Fresh, survey: Survey, crawl_readonly: Finding, budget_s: float
-) -> tuple[Finding, Finding, dict[str, ControlsOutcome]]:
-    """dead_controls and get_readonly: every control family and form clicked at each viewport, on its own fresh
-    instance, the two viewports at once (the phone's on its own thread, browser and admin connection)."""
+) -> tuple[Finding, Finding, Finding, dict[str, ControlsOutcome]]:
+    """dead_controls, get_readonly and ui_state: every control family and form clicked at each viewport, on its own
+    fresh instance, the two viewports at once (the phone's on its own thread, browser and admin connection)."""
+
+    writes: dict[str, WriteLog] = {}
 
     def run(viewport: str, probe: PageProbe) -> ControlsOutcome:
         instance_id = fresh.explore[viewport]
         admin = AdminClient(t.url, t.token)  # one per thread: the two sides never share a connection
+        http = httpx.Client(timeout=30)
         try:
+            log = writes[viewport] = WriteLog(
+                fresh.initial[instance_id], lambda: page_html(t, instance_id, list(survey.texts), http),
+                t.manifest.get("view_state", ()), viewport,
+            )
+            log.baseline()  # the instance is untouched so far (explore resets it first anyway)
             return explore(
                 probe, t.base(instance_id), list(survey.controls[viewport]),
                 reset=lambda: admin.reset(instance_id), dump=lambda: admin.state(instance_id),
-                budget_s=budget_s, label=viewport,
+                budget_s=budget_s, label=viewport, on_write=lambda control, dump: log.record(control.describe(), dump),
             )
         finally:
             admin.close()
+            http.close()
 
     phone = on_phone(lambda probe: run("phone", probe))
     try:
@@ -167,6 +189,7 @@ def control_laws(
     finally:
         outcomes_phone = phone.result()  # waited for even when the desktop side failed: the lane stays in step
     outcomes["phone"] = outcomes_phone
+    ui_state = ui_state_law(w for log in writes.values() for w in log.writes)
     violations = list(survey.links.violations) + [v for o in outcomes.values() for v in o.violations]
     summary = "; ".join(
         f"{viewport}: {o.checked} distinct controls, {o.clicked} clicked ({len(o.actions)} change state), {o.repeats} judged by sampled look-alikes"
@@ -187,7 +210,7 @@ def control_laws(
         readonly = Finding(ok=False, evidence=_lines(writes))
     else:
         readonly = Finding(ok=True, evidence=crawl_readonly.evidence + "; no click changed the state by GET alone")
-    return dead, readonly, outcomes
+    return dead, readonly, ui_state, outcomes
 
 
 def coverage(survey: Survey, outcomes: dict[str, ControlsOutcome]) -> tuple[Coverage, ...]:
@@ -282,10 +305,14 @@ def _apply(probe: PageProbe, base: str, actions: tuple[Control, ...]) -> list[st
     return [perform(probe, base, control).error or "ok" for control in actions]
 
 
-def page_html(t: Target, instance_id: str, paths: list[str]) -> dict[str, str]:
-    """Path -> the page's HTML as the server sends it (one GET each, no browser), the instance id masked."""
+def page_html(t: Target, instance_id: str, paths: list[str], http: httpx.Client | None = None) -> dict[str, str]:
+    """Path -> the page's HTML as the server sends it (one GET each, no browser), the instance id masked.
+
+    `http`: a client of the calling thread's own, where that is not the check's main thread.
+    """
     base = t.base(instance_id)
-    return {path: t.http.get(base + path, follow_redirects=True).text.replace(instance_id, "{instance}") for path in paths}
+    http = http or t.http
+    return {path: http.get(base + path, follow_redirects=True).text.replace(instance_id, "{instance}") for path in paths}
 
 
 def _changed_pages(t: Target, instance_id: str, before: dict[str, str], fresh_baseline: bool = False) -> str:

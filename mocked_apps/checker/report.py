@@ -19,12 +19,14 @@ LAWS: dict[str, str] = {
     "bad_seed": "a seed for an unknown table -> 422 and no new instance",
     "get_readonly": "GETs never change state (page loads, links, GET forms); two dumps in a row are equal",
     "console": "every page renders without console errors, desktop and phone",
+    "links": "every same-origin GET link of every page reached answers below 400 (each fetched once over plain HTTP)",
     "content": "pages read like the service: no lorem ipsum, catch phrases, CSS colour names or word salad",
     "browser_storage": "the app writes no browser storage (localStorage, sessionStorage, IndexedDB, cookies)",
     "determinism": "same seed + clock + actions -> same state dump",
     "isolation": "changes in one instance never show in another",
     "reset": "reset restores the initial dump and every page's text",
     "dead_controls": "every clickable control changes state or page, at desktop and phone size",
+    "ui_state": "no table is written only by controls that change no displayed data (a saved sort or view preference)",
 }
 """Law id -> what it demands, in the order the report lists them (the first failure is the one to fix)."""
 

@@ -24,9 +24,8 @@ from runtime.sandbox import run_verifier
 from contracts.scoring import GUARD_CRITERION, score_final
 from factory.verifiers.validate import ValidationConfig, ValidationResult, accepted_task, validate_task, validate_tasks
 from runtime.golden import GoldenRunner
-from runtime.manager import EnvironmentManager, Lease, SessionSpec
+from runtime.manager import Lease, SessionSpec
 from flows.dataset_columns import _nested
-from runtime.objectstore import ObjectStore
 from tests.support.sampling import full, sample
 
 WORLDS = 3
@@ -39,15 +38,6 @@ for _task in TASKS:
     BY_FAMILY[_task.meta.family].append(_task)
 VALIDATED_WORLDS = WORLDS if full() else 1  # synthesis is cheap; a validation costs seconds of browser time
 TO_VALIDATE = [t for tasks in BY_FAMILY.values() for t in tasks[:VALIDATED_WORLDS]]
-
-
-@pytest.fixture(scope="module")
-def manager(tmp_path_factory):
-    mp = pytest.MonkeyPatch()
-    mp.setenv("GYMFACTORY_HOME", str(tmp_path_factory.mktemp("gymhome")))
-    with EnvironmentManager(screenshots=ObjectStore(tmp_path_factory.mktemp("shots"))) as m:
-        yield m
-    mp.undo()
 
 
 @pytest.fixture(scope="module")

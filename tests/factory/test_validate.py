@@ -10,8 +10,6 @@ import pytest
 from contracts.task import Task
 from factory.verifiers.plants import check_plants, plant_defects
 from factory.verifiers.validate import ValidationConfig, validate_task, validate_tasks
-from runtime.manager import EnvironmentManager
-from runtime.objectstore import ObjectStore
 
 NOTES = str(Path(__file__).resolve().parents[1] / "fixtures" / "apps" / "notes")
 FAST = ValidationConfig(verifier_timeout_s=2.0, golden_timeout_s=60.0)
@@ -39,15 +37,6 @@ def _task(verifier: str = GOOD_VERIFIER, golden: str = GOOD_GOLDEN, criteria=Non
         golden=golden,
         meta={"family": "notes.pin", "provenance": "hand"},
     )
-
-
-@pytest.fixture(scope="module")
-def manager(tmp_path_factory):
-    mp = pytest.MonkeyPatch()
-    mp.setenv("GYMFACTORY_HOME", str(tmp_path_factory.mktemp("gymhome")))
-    with EnvironmentManager(screenshots=ObjectStore(tmp_path_factory.mktemp("shots"))) as m:
-        yield m
-    mp.undo()
 
 
 def test_a_good_task_is_accepted_with_verdicts_for_every_phase(manager):

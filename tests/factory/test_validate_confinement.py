@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from factory.verifiers.validate import validate_task
-from tests.factory.test_validate import FAST, GOOD_GOLDEN, GOOD_VERIFIER, _task, manager  # noqa: F401 - the fixture
+from tests.factory.test_validate import FAST, GOOD_GOLDEN, GOOD_VERIFIER, _task
 
 PEEK = {
     "etc-passwd": "open('/etc/passwd').read()",

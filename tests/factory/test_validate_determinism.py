@@ -8,7 +8,7 @@ import subprocess
 from factory.verifiers.validate import validate_task
 from runtime.confine import CONFINED_PYTHON
 from runtime.sandbox import HASH_SEED
-from tests.factory.test_validate import FAST, GOOD_VERIFIER, _task, manager  # noqa: F401 - the fixture
+from tests.factory.test_validate import FAST, GOOD_VERIFIER, _task
 
 CLOCK = "2031-03-02T10:00:00"  # years after the machine's date
 
