@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import random
+import re
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Literal
 
@@ -20,8 +21,12 @@ from .registry import UnknownName, check_name
 from .task import Capability, Criterion
 from .world import Invoice, World
 
-__all__ = ["Family", "Requirements", "UnknownFamily", "first_name", "invoice_subject", "lookup", "money", "open_invoices",
-           "pick", "say", "solve_source"]
+__all__ = ["ALTERNATIVE", "Family", "PhoneFamily", "Requirements", "UnknownFamily", "first_name", "invoice_subject", "lookup", "money",
+           "open_invoices", "pick", "say", "solve_source", "with_alternative"]
+
+ALTERNATIVE = "solve_another_way"
+"""The name, in golden code, of a family's optional second solution: `solve_another_way(env)`, another route to
+the same end written apart from `solve` (search instead of browse). Validation runs it too and requires success."""
 
 
 class Requirements(BaseModel):
@@ -51,6 +56,7 @@ class Family(ABC):
     description: ClassVar[str]
     difficulty: ClassVar[Literal["easy", "medium", "hard"]] = "medium"
     capabilities: ClassVar[tuple[Capability, ...]] = ()
+    form_factor: ClassVar[Literal["desktop", "mobile"]] = "desktop"  # the viewport its tasks run at
     golden_template: ClassVar[str]
     verifier_template: ClassVar[str]
 
@@ -66,13 +72,27 @@ class Family(ABC):
         """Golden code (`solve(env)`) rendered from the requirements' answer context."""
         return _template(self.golden_template).render(**req.answer_context)
 
+    def alternative(self, req: Requirements) -> str | None:
+        """Optional: a second solution, `solve(env)` source taking another route than `golden`; None when there is none.
+
+        A family that declares one returns `with_alternative(golden, alternative)` from `golden`, so the task's
+        golden code carries both and validation runs each (`factory.verifiers.recall`, reason `recall_alternative`).
+        """
+        return None
+
     def verifier(self, req: Requirements) -> str:
         """Verifier code (`verify(final)`) rendered from the requirements alone."""
         return _template(self.verifier_template).render(**req.answer_context)
 
     def _req(self, instruction: str, answer_context: dict, criteria: list[Criterion]) -> Requirements:
         return Requirements(family=self.name, apps=self.apps, instruction=instruction, answer_context=answer_context,
-                            criteria=tuple(criteria), difficulty=self.difficulty)
+                            criteria=tuple(criteria), difficulty=self.difficulty, form_factor=self.form_factor)
+
+
+class PhoneFamily(Family):
+    """A family whose tasks run at phone size (the real services are used on phones too)."""
+
+    form_factor = "mobile"
 
 
 def say(rng: random.Random, world: World, *phrasings: str, **values: Any) -> str:
@@ -99,6 +119,16 @@ def solve_source(*steps: str) -> str:
     """Golden code `solve(env)` whose body is the given steps, in order (each: unindented lines, e.g. a recipe's)."""
     body = "\n".join("    " + line for step in steps for line in step.strip("\n").splitlines())
     return f"\ndef solve(env):\n{body}\n"
+
+
+def with_alternative(golden: str, alternative: str | None) -> str:
+    """Golden code carrying a second solution: `alternative`'s `solve(env)` renamed to `ALTERNATIVE` after `golden`."""
+    if alternative is None:
+        return golden
+    renamed, count = re.subn(r"^def solve\(", f"def {ALTERNATIVE}(", alternative, count=1, flags=re.M)
+    if not count:
+        raise ValueError("the alternative solution defines no solve(env)")
+    return golden.rstrip("\n") + "\n\n" + renamed
 
 
 def open_invoices(world: World) -> list[Invoice]:

@@ -1,14 +1,19 @@
-"""Bank families: move money to savings."""
+"""Bank families: move money to savings; and look-ups answered in text: a client's latest payment, a month's
+card spending on one kind of expense, the day a payee was last paid."""
 
 from __future__ import annotations
 
 import random
+from collections import defaultdict
+from datetime import date
 
-from contracts.family import Family, Requirements, money, say, solve_source
+from contracts.family import Family, Requirements, money, pick, say, solve_source, with_alternative
 from contracts.task import Criterion
 from contracts.world import World
+from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
 
-from .recipes import account_id, account_label, transfer
+from .projection import project
+from .recipes import account_id, account_label, search_transactions, transfer
 
 
 class TransferToSavings(Family):
@@ -53,4 +58,146 @@ def verify(final):
 '''
 
 
-FAMILIES = (TransferToSavings(),)
+_AMOUNT_VERIFIER = answer_verifier("amount", "amount")
+
+
+def _amount_criteria(amount: float, what: str) -> list[Criterion]:
+    return [Criterion(id="right_amount", description=f"The answer gives {money(amount)}, {what}."),
+            Criterion(id="no_other_amount", description="The answer names no other amount (listing every amount is no answer).", weight=0.5)]
+
+
+class ClientPaymentAmount(AnswerFamily):
+    name = "bank.client_payment_amount"
+    apps = ("bank",)
+    description = "Look up how much a client paid in their latest payment and answer with the amount."
+    difficulty = "easy"
+    capabilities = ('search', 'read_answer', 'disambiguate')
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        accounts = {a.id: a.name for a in world.accounts}
+        latest = []
+        for org in (o for o in world.organisations if o.kind == "client"):
+            paid = sorted((t for t in world.transactions if t.counterparty == org.id and t.amount > 0), key=lambda t: (t.posted, t.id))
+            if paid and (len(paid) == 1 or paid[-1].posted.date() != paid[-2].posted.date()):
+                latest.append((org, paid[-1]))
+        choice = pick(rng, latest)
+        if choice is None:
+            return None
+        org, t = choice
+        instruction = say(rng, world, "How much was the last payment we received from {client}? Check the bank and tell me the amount.",
+                          "What did {client} pay us most recently? Answer with the amount.",
+                          "Look up {client}'s latest payment into our account and tell me how much it was.", client=org.name)
+        ctx = {"client": org.name, "account": accounts[t.account], "amount": t.amount, "amount_text": money(t.amount),
+               "posted": t.posted.date().isoformat()}
+        return self._req(instruction, ctx, _amount_criteria(t.amount, f"the payment from {org.name} posted {ctx['posted']}"))
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        return with_alternative(solve_source(search_transactions(c["client"]), f'env.answer({c["amount_text"]!r})'), self.alternative(req))
+
+    def alternative(self, req: Requirements) -> str:
+        """Open the account the payment went into and read it there; the amount without its currency sign."""
+        c = req.answer_context
+        said = f"They paid {c['amount']:,.2f}."
+        return solve_source(f'env.click({c["account"]!r}, role="link")', f"env.answer({said!r})")
+
+    verifier_template = _AMOUNT_VERIFIER
+
+
+_SPENDS = {"Coffee shop": "coffee shops", "Taxi": "taxis", "Stationery": "stationery", "Lunch meeting": "lunch meetings",
+           "Parking": "parking", "Train ticket": "train tickets"}
+"""The card's routine expenses (the world's descriptions) and how a person names them."""
+
+
+class CardSpendInMonth(AnswerFamily):
+    name = "bank.card_spend_in_month"
+    apps = ("bank",)
+    description = "Add up a month's card charges of one kind of expense and answer with the total."
+    difficulty = "medium"
+    capabilities = ('search', 'filter_sort', 'compute', 'read_answer')
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        card = next((a for a in world.accounts if a.kind == "credit"), None)
+        if card is None:
+            return None
+        groups: dict[tuple[str, int, int], list] = defaultdict(list)
+        for t in world.transactions:
+            if t.account == card.id and t.description in _SPENDS and t.amount < 0:
+                groups[(t.description, t.posted.year, t.posted.month)].append(t)
+
+        def clean(what: str, year: int, month: int) -> bool:  # nothing else that month a search for the words would also find
+            near = [t for t in world.transactions if (t.posted.year, t.posted.month) == (year, month)
+                    and what.lower() in f"{t.description} {t.counterparty} {t.reference} {t.category}".lower()]
+            return len(near) == len(groups[(what, year, month)])
+
+        choice = pick(rng, sorted(k for k, ts in groups.items() if len(ts) >= 2 and clean(*k)))
+        if choice is None:
+            return None
+        what, year, month = choice
+        total = round(-sum(t.amount for t in groups[choice]), 2)
+        when = f"{date(year, month, 1):%B} {year}"
+        instruction = say(rng, world, "What did the {card} spend on \"{what}\" in {when}? Give me the total.",
+                          "Add up our {card} charges for \"{what}\" in {when} and tell me the total.",
+                          "How much went on {noun} (\"{what}\" on the {card}) in {when}?", card=card.name, what=what, noun=_SPENDS[what], when=when)
+        if total.is_integer() and str(int(total)) in instruction:  # "2026" would seem to give away a total of $20.00
+            return None
+        ctx = {"what": what, "card": card.name, "month": f"{year}-{month:02d}", "amount": total, "amount_text": money(total),
+               "count": len(groups[choice])}
+        return self._req(instruction, ctx, _amount_criteria(total, f"the sum of the {len(groups[choice])} '{what}' card charges of {when}"))
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        return with_alternative(solve_source(search_transactions(c["what"]), f'env.answer({c["amount_text"]!r})'), self.alternative(req))
+
+    def alternative(self, req: Requirements) -> str:
+        """Go through the card's own transaction list instead of searching; the total in other words."""
+        c = req.answer_context
+        said = f"{c['amount']:,.2f} in total"
+        return solve_source(f'env.click({c["card"]!r}, role="link")', f"env.answer({said!r})")
+
+    verifier_template = _AMOUNT_VERIFIER
+
+
+class LastPaymentDate(AnswerFamily):
+    name = "bank.last_payment_date"
+    apps = ("bank",)
+    description = "Look up the day a payee was last paid and answer with the date."
+    difficulty = "easy"
+    capabilities = ('navigate', 'read_answer', 'disambiguate')
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        rows = project(world)
+        names = {p["id"]: p["name"] for p in rows["payee"]}
+        last: dict[int, date] = {}
+        for t in rows["transfer"]:
+            if t["payee_id"] in names and t["status"] == "confirmed":
+                day = date.fromisoformat(t["confirmed_at"][:10])
+                last[t["payee_id"]] = max(day, last.get(t["payee_id"], day))
+        payee = pick(rng, sorted(last))
+        if payee is None:
+            return None
+        day = last[payee]
+        instruction = say(rng, world, "When did we last pay {payee}? Tell me the date.",
+                          "What's the date of our most recent payment to {payee}?",
+                          "Check the bank: on what day did the last payment to {payee} go out?", payee=names[payee])
+        ctx = {"payee": names[payee], "paid": day.isoformat(), "paid_text": f"{day:%B} {day.day}, {day.year}"}
+        return self._req(instruction, ctx, [
+            Criterion(id="right_date", description=f"The answer gives {day.isoformat()}, the day of the last payment to {names[payee]}."),
+            Criterion(id="no_wrong_date", description="The answer names no other date (listing every date is no answer).", weight=0.5),
+        ])
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        main = solve_source('env.click("Payees", role="link")', f'env.click({c["payee"]!r}, role="link")', f'env.answer({c["paid_text"]!r})')
+        return with_alternative(main, self.alternative(req))
+
+    def alternative(self, req: Requirements) -> str:
+        """Search the transactions for the payee instead of opening its page; the date day first."""
+        c, day = req.answer_context, date.fromisoformat(req.answer_context["paid"])
+        said = f"On {day.day} {day:%B} {day.year}."
+        return solve_source(search_transactions(c["payee"]), f"env.answer({said!r})")
+
+    verifier_template = answer_verifier("date", "paid")
+
+
+FAMILIES = (TransferToSavings(), ClientPaymentAmount(), CardSpendInMonth(), LastPaymentDate())

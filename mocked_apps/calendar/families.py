@@ -1,16 +1,20 @@
-"""Calendar families: answer an invitation, book a meeting with a colleague."""
+"""Calendar families: answer an invitation, book a meeting with a colleague; and look-ups answered in text: when an
+event starts, how many people its guest list has, who organised it."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from datetime import timedelta
+from datetime import datetime, timedelta
 
-from contracts.family import Family, Requirements, first_name, pick, say, solve_source
+from contracts.family import Family, Requirements, first_name, pick, say, solve_source, with_alternative
 from contracts.task import Criterion
 from contracts.world import World
+from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
 
+from .projection import project
 from .recipes import create_event, free_slot
+from .routes import AGENDA_DAYS
 
 
 class RsvpYes(Family):
@@ -110,4 +114,151 @@ def verify(final):
 '''
 
 
-FAMILIES = (RsvpYes(), BookMeeting())
+def _day_text(when: datetime) -> str:
+    """'Thursday, March 5': how instructions name an event's day."""
+    return f"{when:%A, %B} {when.day}"
+
+
+def _clock_text(when: datetime) -> str:
+    """'9:30 AM': a time as a person writes it, one reading only."""
+    return f"{when.hour % 12 or 12}:{when:%M} {'AM' if when.hour < 12 else 'PM'}"
+
+
+def _one_of_a_kind(rows: dict) -> list[dict]:
+    """Timed events whose title no other event has, nor holds (a link found by that title is this one), with `start` as a datetime."""
+    titles = [e["title"].lower() for e in rows["event"]]
+    return [dict(e, start=datetime.fromisoformat(e["start"])) for e in rows["event"]
+            if sum(e["title"].lower() in t for t in titles) == 1 and not e["all_day"]]
+
+
+def _in_agenda(world: World, events: list[dict]) -> list[dict]:
+    """The events still ahead that the agenda shows from today (`AGENDA_DAYS` days)."""
+    now = world.scenario.clock
+    last = now.date() + timedelta(days=AGENDA_DAYS - 1)
+    return [e for e in events if e["start"] > now and e["start"].date() <= last]
+
+
+def _open_event(title: str, search: str | None = None) -> str:
+    """Search the calendar for `search` (the title by default) and open the event titled `title` among the results."""
+    return "\n".join([f'env.fill("Search events", {search or title!r})', 'env.press("Enter")', f'env.click({title!r}, role="link")'])
+
+
+class EventStartTime(AnswerFamily):
+    name = "calendar.event_start_time"
+    apps = ("calendar",)
+    description = "Look up when an upcoming event starts and answer with the time."
+    difficulty = "easy"
+    capabilities = ('search', 'read_answer')
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        event = pick(rng, _in_agenda(world, _one_of_a_kind(project(world))))
+        if event is None:
+            return None
+        instruction = say(rng, world, "What time does \"{title}\" on {day} start? Check my calendar.",
+                          "When does \"{title}\" begin on {day}? Just the time, please.",
+                          "Look up the start time of \"{title}\" ({day}) in the calendar and tell me.", title=event["title"],
+                          day=_day_text(event["start"]))
+        ctx = {"title": event["title"], "time": f"{event['start']:%H:%M}", "time_text": _clock_text(event["start"])}
+        return self._req(instruction, ctx, [
+            Criterion(id="right_time", description=f"The answer gives {ctx['time']}, the start of '{event['title']}'."),
+            Criterion(id="no_other_time", description="The answer names no other time (listing every time is no answer).", weight=0.5),
+        ])
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        return with_alternative(solve_source(_open_event(c["title"]), f'env.answer({c["time_text"]!r})'), self.alternative(req))
+
+    def alternative(self, req: Requirements) -> str:
+        """Browse the agenda to the event instead of searching; the time on the 24-hour clock."""
+        c = req.answer_context
+        said = f"It starts at {c['time']}."
+        return solve_source('env.click("Agenda", role="link")', f'env.click({c["title"]!r}, role="link")', f"env.answer({said!r})")
+
+    verifier_template = answer_verifier("time", "time")
+
+
+def _guests(rows: dict, event: dict) -> list[dict]:
+    """The event's guests as its page lists them: every invitee but the organiser."""
+    return [i for i in rows["invitee"] if i["event_id"] == event["id"] and i["email"].lower() != event["organizer_email"].lower()]
+
+
+class GuestCount(AnswerFamily):
+    name = "calendar.guest_count"
+    apps = ("calendar",)
+    description = "Count the people on an event's guest list, the organiser included, and answer with the number."
+    difficulty = "easy"
+    capabilities = ('search', 'read_answer', 'compute')
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        rows = project(world)
+        me = world.persona.email.lower()  # the user's own events are too many to find by searching their name
+        counted = [(e, len(_guests(rows, e)) + 1) for e in _one_of_a_kind(rows) if e["organizer_email"].lower() != me]
+        choice = pick(rng, [(e, n) for e, n in counted if 2 <= n <= 20])
+        if choice is None:
+            return None
+        event, n = choice
+        instruction = say(rng, world, "How many people are on the guest list of \"{title}\" on {day}, the organiser included?",
+                          "Counting the organiser, how many people are invited to \"{title}\" ({day})?",
+                          "Check the calendar: how many people does \"{title}\" on {day} have on its guest list, organiser included?",
+                          title=event["title"], day=_day_text(event["start"]))
+        if n >= 10 and str(n) in instruction:  # "March 12" would seem to give away a count of 12
+            return None
+        ctx = {"title": event["title"], "organizer": event["organizer_name"] or event["organizer_email"], "count": n}
+        return self._req(instruction, ctx, [
+            Criterion(id="right_count", description=f"The answer gives {n}, the people on the guest list of '{event['title']}'."),
+            Criterion(id="no_other_count", description="The answer names no other number.", weight=0.5),
+        ])
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        return with_alternative(solve_source(_open_event(c["title"]), f'env.answer({str(c["count"])!r})'), self.alternative(req))
+
+    def alternative(self, req: Requirements) -> str:
+        """Search by the organiser instead of the title; the number in a sentence."""
+        c = req.answer_context
+        said = f"There are {c['count']} people on the list."
+        return solve_source(_open_event(c["title"], search=c["organizer"]), f"env.answer({said!r})")
+
+    verifier_template = answer_verifier("count", "count")
+
+
+class EventOrganizer(AnswerFamily):
+    name = "calendar.event_organizer"
+    apps = ("calendar",)
+    description = "Look up who organised an upcoming event and answer with their name."
+    difficulty = "easy"
+    capabilities = ('search', 'read_answer', 'disambiguate')
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        rows = project(world)
+        me = world.persona.email.lower()
+        event = pick(rng, [e for e in _in_agenda(world, _one_of_a_kind(rows)) if e["organizer_email"].lower() != me and e["organizer_name"]
+                           and first_name(e["organizer_name"]).lower() not in e["title"].lower()])
+        if event is None:
+            return None
+        instruction = say(rng, world, "Who organised \"{title}\" on {day}?",
+                          "Who is the organiser of \"{title}\" ({day})? Tell me their name.",
+                          "Look up in the calendar who set up \"{title}\" on {day} and give me the name.",
+                          title=event["title"], day=_day_text(event["start"]))
+        people = {e["organizer_name"] for e in rows["event"]} | {i["name"] for i in rows["invitee"]}
+        others = sorted(n for n in people if n and n != event["organizer_name"] and n.lower() not in instruction.lower())
+        ctx = {"title": event["title"], "organizer": event["organizer_name"], "others": others}
+        return self._req(instruction, ctx, [
+            Criterion(id="right_name", description=f"The answer names {event['organizer_name']}, the organiser of '{event['title']}'."),
+            Criterion(id="no_other_name", description="The answer names nobody else from the calendar.", weight=0.5),
+        ])
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        return with_alternative(solve_source(_open_event(c["title"]), f'env.answer({c["organizer"]!r})'), self.alternative(req))
+
+    def alternative(self, req: Requirements) -> str:
+        """Browse the agenda to the event instead of searching; the name in a sentence."""
+        c = req.answer_context
+        said = f"It was organised by {c['organizer']}."
+        return solve_source('env.click("Agenda", role="link")', f'env.click({c["title"]!r}, role="link")', f"env.answer({said!r})")
+
+    verifier_template = answer_verifier("name", "organizer", others="others")
+
+
+FAMILIES = (RsvpYes(), BookMeeting(), EventStartTime(), GuestCount(), EventOrganizer())

@@ -1,6 +1,6 @@
 """Clinic families: book a named slot, book the earliest in-network slot of a specialty, cancel a visit
-(the fee follows the time left), move a visit to another time, save a family member as a patient; and
-one cross-app family (the clinic knows when, the calendar gets the event).
+(the fee follows the time left), move a visit to another time, save a family member as a patient, tell when a
+visit is; and one cross-app family (the clinic knows when, the calendar gets the event).
 
 Single-app tasks run on the phone, the app's primary form factor. Ground truth comes from `offers` (the
 world's projection read with the app's own rules); verifiers read the state through `recipes`' predicates.
@@ -11,10 +11,11 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 
-from contracts.family import Family, Requirements, money, pick, say, solve_source
+from contracts.family import Family, PhoneFamily, Requirements, money, pick, say, solve_source, with_alternative
 from contracts.task import Criterion
 from contracts.world import World
 from mocked_apps.calendar import recipes as calendar
+from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
 
 from . import recipes as clinic
 from .offers import free_times, near_threshold, upcoming, when_text
@@ -23,13 +24,6 @@ from .rules import RELATIONSHIPS, REASONS, can_reschedule
 from .visits import CANCEL_REASONS
 
 __all__ = ["FAMILIES"]
-
-
-class _Phone(Family):
-    """A clinic family whose tasks run at phone size."""
-
-    def _req(self, instruction: str, answer_context: dict, criteria: list[Criterion]) -> Requirements:
-        return super()._req(instruction, answer_context, criteria).model_copy(update={"form_factor": "mobile"})
 
 
 def _days(world: World) -> list:
@@ -71,7 +65,7 @@ def _book_criteria(c: dict) -> list[Criterion]:
     ]
 
 
-class _Booking(_Phone):
+class _Booking(PhoneFamily):
     """Shared golden and verifier of the booking families: search in-network, book the slot."""
 
     def golden(self, req: Requirements) -> str:
@@ -144,7 +138,7 @@ class EarliestInNetwork(_Booking):
         return self._req(instruction, c, criteria)
 
 
-class CancelVisit(_Phone):
+class CancelVisit(PhoneFamily):
     name = "clinic.cancel_visit"
     apps = ("clinic",)
     description = "Cancel an upcoming appointment (free 24 hours or more ahead, a late fee after that)."
@@ -187,7 +181,7 @@ def verify(final):
 '''
 
 
-class RescheduleVisit(_Phone):
+class RescheduleVisit(PhoneFamily):
     name = "clinic.reschedule_visit"
     apps = ("clinic",)
     description = "Move an upcoming appointment to a named free time of the same doctor on another day."
@@ -237,7 +231,7 @@ def verify(final):
 '''
 
 
-class AddPatient(_Phone):
+class AddPatient(PhoneFamily):
     name = "clinic.add_patient"
     apps = ("clinic",)
     description = "Save a family member as a patient with their date of birth, phone and insurance details."
@@ -283,6 +277,46 @@ def verify(final):
 '''
 
 
+class VisitTime(PhoneFamily, AnswerFamily):
+    name = "clinic.visit_time"
+    apps = ("clinic",)
+    description = "Look up what time an upcoming appointment is and answer with the time."
+    difficulty = "easy"
+    capabilities = ("navigate", "read_answer", "disambiguate")
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        visits = upcoming(world)
+        visit = pick(rng, [v for v in visits if sum(x.doctor == v.doctor for x in visits) == 1])
+        if visit is None:
+            return None
+        whose = "my" if visit.patient == world.persona.name else f"{visit.patient}'s"
+        instruction = say(rng, world, "What time is {whose} appointment with {doctor} on {when}?",
+                          "Check the clinic app: when on {when} is {whose} {reason} with {doctor}? I need the time.",
+                          "At what time does {whose} visit with {doctor} ({when}) start?",
+                          whose=whose, doctor=visit.doctor, when=when_text(visit.start), reason=visit.reason.lower())
+        start = visit.start
+        ctx = {"doctor": visit.doctor, "start": start.isoformat(), "time": f"{start:%H:%M}",
+               "time_text": f"{start.hour % 12 or 12}:{start:%M} {'AM' if start.hour < 12 else 'PM'}"}
+        return self._req(instruction, ctx, [
+            Criterion(id="right_time", description=f"The answer gives {ctx['time']}, the start of the appointment with {visit.doctor}."),
+            Criterion(id="no_other_time", description="The answer names no other time (listing every time is no answer).", weight=0.5),
+        ])
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        main = solve_source(clinic.open_visit(c["doctor"], datetime.fromisoformat(c["start"])), f'env.answer({c["time_text"]!r})')
+        return with_alternative(main, self.alternative(req))
+
+    def alternative(self, req: Requirements) -> str:
+        """From the home page's link to every appointment instead of the menu; the time on the 24-hour clock."""
+        c = req.answer_context
+        label = clinic.visit_label(c["doctor"], datetime.fromisoformat(c["start"]))
+        said = f"It starts at {c['time']}."
+        return solve_source('env.click("All appointments", role="link")', f'env.click({label!r}, role="link")', f"env.answer({said!r})")
+
+    verifier_template = answer_verifier("time", "time")
+
+
 class VisitToCalendar(Family):
     name = "cross.clinic_visit_to_calendar"
     apps = ("clinic", "calendar")
@@ -324,4 +358,4 @@ def verify(final):
 ''')
 
 
-FAMILIES = (BookSlot(), EarliestInNetwork(), CancelVisit(), RescheduleVisit(), AddPatient(), VisitToCalendar())
+FAMILIES = (BookSlot(), EarliestInNetwork(), CancelVisit(), RescheduleVisit(), AddPatient(), VisitTime(), VisitToCalendar())

@@ -1,6 +1,6 @@
 """Clips families: like a video and comment on it, follow the creator of a video, share a video to contacts
-with a message, post a video with its metadata, change who can watch one of your videos; and one cross-app
-family (share a video with everyone invited to a calendar meeting).
+with a message, post a video with its metadata, change who can watch one of your videos, count the comments
+under a video; and one cross-app family (share a video with everyone invited to a calendar meeting).
 
 Single-app tasks run on the phone, the app's primary form factor; ground truth comes from the world's
 projection. Verifiers read the state dump: a comment or message matches when its words match, case aside.
@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import random
 
-from contracts.family import Family, Requirements, pick, say, solve_source
+from contracts.family import Family, PhoneFamily, Requirements, pick, say, solve_source, with_alternative
 from contracts.task import Criterion
 from contracts.world import World
 from mocked_apps.calendar import recipes as calendar
+from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
 
 from . import recipes as clips
 from .projection import project
@@ -28,11 +29,6 @@ COMMENTS = ("This is brilliant", "Saving this for the weekend", "Great edit, lov
             "How did you film this?", "Part two please")
 MESSAGES = ("Thought you would like this", "Watch this before our meeting", "This one is for you", "Saw this and thought of you",
             "Have a look when you have a minute")
-
-
-class _Phone(Family):
-    def _req(self, instruction: str, answer_context: dict, criteria: list[Criterion]) -> Requirements:
-        return super()._req(instruction, answer_context, criteria).model_copy(update={"form_factor": "mobile"})
 
 
 def _others_videos(rows: dict) -> list[tuple[dict, dict]]:
@@ -67,7 +63,7 @@ def _share_criteria(title: str, names: list[str], message: str) -> list[Criterio
             Criterion(id="nothing_else", description="No other video is shared, and nobody gets it twice.", weight=0.5)]
 
 
-class LikeAndComment(_Phone):
+class LikeAndComment(PhoneFamily):
     name = "clips.like_and_comment"
     apps = ("clips",)
     description = "Like a video found by its title and leave a given comment under it."
@@ -107,7 +103,7 @@ def verify(final):
 '''
 
 
-class FollowCreator(_Phone):
+class FollowCreator(PhoneFamily):
     name = "clips.follow_creator"
     apps = ("clips",)
     description = "Follow whoever posted a video named by its title (the creator is not named)."
@@ -137,7 +133,7 @@ def verify(final):
 '''
 
 
-class ShareVideo(_Phone):
+class ShareVideo(PhoneFamily):
     name = "clips.share_video"
     apps = ("clips",)
     description = "Send a video to two named contacts with a message."
@@ -175,7 +171,7 @@ _NEW_VIDEOS = (("Morning run by the river", "Six kilometres before work.", "#run
                ("Trying the new ramen place", "Rich broth, long queue.", "#food #ramen"))
 
 
-class PostVideo(_Phone):
+class PostVideo(PhoneFamily):
     name = "clips.post_video"
     apps = ("clips",)
     description = "Post a camera-roll clip with a title, caption, hashtags, who can watch it and comments on or off."
@@ -221,7 +217,7 @@ def verify(final):
 '''
 
 
-class ChangeAudience(_Phone):
+class ChangeAudience(PhoneFamily):
     name = "clips.change_audience"
     apps = ("clips",)
     description = "Change who can watch one of your own videos (and maybe turn its comments off)."
@@ -264,6 +260,45 @@ def verify(final):
 '''
 
 
+class CommentCount(PhoneFamily, AnswerFamily):
+    name = "clips.comment_count"
+    apps = ("clips",)
+    description = "Count the comments under someone's video and answer with the number."
+    difficulty = "easy"
+    capabilities = ("search", "read_answer")
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        rows = project(world)
+        counts = {v["id"]: sum(x["video_id"] == v["id"] for x in rows["videocomment"]) for v in rows["video"]}
+        commented = [(v, c) for v, c in _others_videos(rows) if 1 <= counts[v["id"]] <= 20]
+        choice = pick(rng, [(v, c) for v, c in commented if c["is_contact"]]) or pick(rng, commented)
+        if choice is None:
+            return None
+        video, creator = choice
+        instruction = say(rng, world, "How many comments are there under {who}'s video \"{title}\"?",
+                          "Check Clips: how many people have commented on \"{title}\" by {who}? Tell me the number.",
+                          "Count the comments on {who}'s clip \"{title}\" and tell me how many there are.",
+                          who=creator["name"], title=video["title"])
+        ctx = {"title": video["title"], "creator": creator["name"], "count": counts[video["id"]]}
+        return self._req(instruction, ctx, [
+            Criterion(id="right_count", description=f"The answer gives {ctx['count']}, the comments under '{video['title']}'."),
+            Criterion(id="no_other_count", description="The answer names no other number.", weight=0.5),
+        ])
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        return with_alternative(solve_source(clips.open_video(c["title"]), f'env.answer({str(c["count"])!r})'), self.alternative(req))
+
+    def alternative(self, req: Requirements) -> str:
+        """Go through the creator's profile instead of searching the title; the number in a phrase."""
+        c = req.answer_context
+        said = f"{c['count']} comments"
+        return solve_source(f'env.fill("Search videos", {c["creator"]!r})', 'env.press("Enter")', f'env.click({c["creator"]!r}, role="link")',
+                            f'env.click({c["title"]!r}, role="link")', f"env.answer({said!r})")
+
+    verifier_template = answer_verifier("count", "count")
+
+
 class ShareWithMeeting(Family):
     name = "cross.share_clip_with_meeting"
     apps = ("calendar", "clips")
@@ -303,4 +338,4 @@ class ShareWithMeeting(Family):
         return _verify_shares(c["video_id"], c["recipient_ids"], c["message"])
 
 
-FAMILIES = (LikeAndComment(), FollowCreator(), ShareVideo(), PostVideo(), ChangeAudience(), ShareWithMeeting())
+FAMILIES = (LikeAndComment(), FollowCreator(), ShareVideo(), PostVideo(), ChangeAudience(), CommentCount(), ShareWithMeeting())

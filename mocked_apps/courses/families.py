@@ -1,6 +1,7 @@
 """Courses families: hand in a named Drive file for an assignment, hand in for whichever assignment of a
-course is due next, mark a module's readings done, hand in a given text entry; and one
-cross-app family (an announcement names the exam's time, the calendar gets the event).
+course is due next, mark a module's readings done, hand in a given text entry, tell when an assignment is due
+and what time a midterm starts; and one cross-app family (an announcement names the exam's time, the calendar
+gets the event).
 
 Tasks run at desktop size, the app's primary form factor. Ground truth comes from the world's
 projection read with the app's own rules (`grading`).
@@ -11,10 +12,11 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 
-from contracts.family import Family, Requirements, pick, say, solve_source
+from contracts.family import Family, Requirements, pick, say, solve_source, with_alternative
 from contracts.task import Criterion
 from contracts.world import World
 from mocked_apps.calendar import recipes as calendar
+from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
 
 from . import recipes as courses
 from .grading import accepts, latest
@@ -202,6 +204,86 @@ def verify(final):
 '''
 
 
+def _by_grades(name: str) -> str:
+    """From anywhere in the app: a course's grades page, through the Grades overview (another way in than the dashboard)."""
+    return "\n".join(['env.click("Grades", role="link")', f'env.click({name!r}, role="link")'])
+
+
+class AssignmentDueDate(AnswerFamily):
+    name = "courses.assignment_due_date"
+    apps = ("courses",)
+    description = "Look up the day an assignment is due and answer with the date."
+    difficulty = "easy"
+    capabilities = ("navigate", "read_answer")
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        rows = project(world)
+        titles = [a["title"] for a in rows["assignment"]]
+        a = pick(rng, [a for a in rows["assignment"] if titles.count(a["title"]) == 1])
+        if a is None:
+            return None
+        course = next(c for c in rows["course"] if c["id"] == a["course_id"])
+        due = _dt(a["due_at"])
+        instruction = say(rng, world, "When is \"{title}\" for {code} due?", "What's the due date of the {course} assignment \"{title}\"?",
+                          "Check the course site: on which day is \"{title}\" ({code}) due?", title=a["title"], code=course["code"],
+                          course=course["name"])
+        ctx = {"title": a["title"], "code": course["code"], "course": course["name"], "due": due.date().isoformat(),
+               "due_text": f"{due:%B} {due.day}, {due.year}"}
+        return self._req(instruction, ctx, [
+            Criterion(id="right_date", description=f"The answer gives {ctx['due']}, the day '{a['title']}' is due."),
+            Criterion(id="no_wrong_date", description="The answer names no other date (listing every date is no answer).", weight=0.5),
+        ])
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        main = solve_source(courses.open_assignment(c["code"], c["course"], c["title"]), f'env.answer({c["due_text"]!r})')
+        return with_alternative(main, self.alternative(req))
+
+    def alternative(self, req: Requirements) -> str:
+        """Read the due date off the course's gradebook instead of the assignment; the date with its weekday."""
+        c, due = req.answer_context, _dt(req.answer_context["due"])
+        said = f"It's due {due:%A}, {due:%B} {due.day}, {due.year}."
+        return solve_source(_by_grades(c["course"]), f"env.answer({said!r})")
+
+    verifier_template = answer_verifier("date", "due")
+
+
+class MidtermTime(AnswerFamily):
+    name = "courses.midterm_time"
+    apps = ("courses",)
+    description = "Find a course's midterm in its announcements and answer with the time it starts."
+    difficulty = "medium"
+    capabilities = ("navigate", "read_answer")
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        rows = project(world)
+        index = rng.randrange(len(rows["course"]))
+        course = rows["course"][index]
+        start, _minutes, _room = exam_of(world, index)
+        instruction = say(rng, world, "What time does the {code} midterm exam start?", "When does the {course} midterm begin? I only need the time.",
+                          "Look up the start time of the midterm in {course} ({code}) and tell me.", code=course["code"], course=course["name"])
+        ctx = {"code": course["code"], "course": course["name"], "time": f"{start:%H:%M}",
+               "time_text": f"{start.hour % 12 or 12}:{start:%M} {'AM' if start.hour < 12 else 'PM'}"}
+        return self._req(instruction, ctx, [
+            Criterion(id="right_time", description=f"The answer gives {ctx['time']}, when the {course['code']} midterm starts."),
+            Criterion(id="no_other_time", description="The answer names no other time (listing every time is no answer).", weight=0.5),
+        ])
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        main = solve_source(courses.open_announcement(c["code"], c["course"], "Midterm exam date"), f'env.answer({c["time_text"]!r})')
+        return with_alternative(main, self.alternative(req))
+
+    def alternative(self, req: Requirements) -> str:
+        """Reach the announcements through the gradebook instead of the dashboard; the time on the 24-hour clock."""
+        c = req.answer_context
+        said = f"It starts at {c['time']}."
+        return solve_source(_by_grades(c["course"]), 'env.click("Announcements", role="link")', 'env.click("Midterm exam date", role="link")',
+                            f"env.answer({said!r})")
+
+    verifier_template = answer_verifier("time", "time")
+
+
 class ExamToCalendar(Family):
     name = "cross.exam_to_calendar"
     apps = ("courses", "calendar")
@@ -242,4 +324,4 @@ def verify(final):
 ''')
 
 
-FAMILIES = (SubmitDriveFile(), SubmitDueNext(), MarkModuleDone(), SubmitTextEntry(), ExamToCalendar())
+FAMILIES = (SubmitDriveFile(), SubmitDueNext(), MarkModuleDone(), SubmitTextEntry(), AssignmentDueDate(), MidtermTime(), ExamToCalendar())

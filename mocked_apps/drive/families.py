@@ -1,13 +1,14 @@
-"""Drive families: rename a document, read an invoice's due date."""
+"""Drive families: rename a document, read an invoice's due date, read an invoice's total."""
 
 from __future__ import annotations
 
 import random
+from datetime import date
 
-from contracts.family import Family, Requirements, open_invoices, pick, say, solve_source
+from contracts.family import Family, Requirements, money, open_invoices, pick, say, solve_source, with_alternative
 from contracts.task import Criterion
 from contracts.world import World
-from mocked_apps.kit.answers import VERIFIER_SOURCE
+from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
 
 from .recipes import open_file
 
@@ -48,7 +49,7 @@ def verify(final):
 '''
 
 
-class InvoiceDueDate(Family):
+class InvoiceDueDate(AnswerFamily):
     name = "drive.invoice_due_date"
     apps = ("drive",)
     description = "Look up when an invoice is due and answer with the date."
@@ -70,19 +71,56 @@ class InvoiceDueDate(Family):
         ])
 
     def golden(self, req: Requirements) -> str:
-        return solve_source(open_file(req.answer_context["filename"]), f'env.answer({req.answer_context["due_text"]!r})')
+        main = solve_source(open_file(req.answer_context["filename"]), f'env.answer({req.answer_context["due_text"]!r})')
+        return with_alternative(main, self.alternative(req))
 
-    verifier_template = '''
-from datetime import date
+    def alternative(self, req: Requirements) -> str:
+        """Browse the folders to the invoice instead of searching, and say the date in a sentence of another form."""
+        c, due = req.answer_context, date.fromisoformat(req.answer_context["due"])
+        th = {1: "st", 2: "nd", 3: "rd", 21: "st", 22: "nd", 23: "rd", 31: "st"}.get(due.day, "th")
+        return solve_source('env.click("Finance", role="link")', 'env.click("Invoices", role="link")',
+                            f'env.click({c["filename"]!r}, role="link")',
+                            f'env.answer({f"It is due on the {due.day}{th} of {due:%B} {due.year}."!r})')
+
+    verifier_template = answer_verifier("date", "due")
 
 
-def verify(final):
-    said = answer_matches(final.answer, "date", {{ due|py }}, today=date.today())
-    return {"right_date": said["right"], "no_wrong_date": said["only"]}
-'''
+class InvoiceTotal(AnswerFamily):
+    name = "drive.invoice_total"
+    apps = ("drive",)
+    description = "Look up the total of an invoice and answer with the amount."
+    difficulty = "easy"
+    capabilities = ('search', 'read_answer', 'disambiguate')
 
-    def verifier(self, req: Requirements) -> str:
-        return VERIFIER_SOURCE + super().verifier(req)
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        numbers = [i.number for i in world.invoices]
+        inv = pick(rng, [i for i in world.invoices if numbers.count(i.number) == 1])
+        if inv is None:
+            return None
+        vendor = world.org(inv.vendor).name
+        instruction = say(rng, world, "What's the total on invoice {number} from {vendor}? Look it up in the Drive.",
+                          "How much is {vendor}'s invoice {number} for in total?",
+                          "Find invoice {number} in the Drive and tell me its total amount.", number=inv.number, vendor=vendor)
+        if inv.amount.is_integer() and str(int(inv.amount)) in instruction:  # the number INV-1350 and a total of $1,350.00
+            return None
+        ctx = {"filename": inv.filename, "amount": inv.amount, "amount_text": money(inv.amount), "currency": world.persona.currency}
+        return self._req(instruction, ctx, [
+            Criterion(id="right_amount", description=f"The answer gives {money(inv.amount)}, the total of invoice {inv.number}."),
+            Criterion(id="no_other_amount", description="The answer names no other amount (listing every amount is no answer).", weight=0.5),
+        ])
+
+    def golden(self, req: Requirements) -> str:
+        main = solve_source(open_file(req.answer_context["filename"]), f'env.answer({req.answer_context["amount_text"]!r})')
+        return with_alternative(main, self.alternative(req))
+
+    def alternative(self, req: Requirements) -> str:
+        """Browse the folders to the invoice instead of searching; the amount with the invoice's currency code."""
+        c = req.answer_context
+        said = f"The total is {c['amount']:,.2f} {c['currency']}."
+        return solve_source('env.click("Finance", role="link")', 'env.click("Invoices", role="link")',
+                            f'env.click({c["filename"]!r}, role="link")', f"env.answer({said!r})")
+
+    verifier_template = answer_verifier("amount", "amount")
 
 
-FAMILIES = (RenameDocument(), InvoiceDueDate())
+FAMILIES = (RenameDocument(), InvoiceDueDate(), InvoiceTotal())

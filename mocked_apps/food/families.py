@@ -1,5 +1,6 @@
 """Food families: order a dish with its options, use the coupon that saves most, reorder a past order, buy
-just enough for free delivery; and one cross-app family (one dish per person at a calendar meeting).
+just enough for free delivery, tell what a past order cost; and one cross-app family (one dish per person at a
+calendar meeting).
 
 Single-app tasks run on the phone, the app's primary form factor; ground truth comes from the world's
 projection read with the app's own pricing rules.
@@ -9,12 +10,13 @@ from __future__ import annotations
 
 import math
 import random
-from datetime import date
+from datetime import date, datetime
 
-from contracts.family import Family, Requirements, money, pick, say, solve_source
+from contracts.family import Family, PhoneFamily, Requirements, money, pick, say, solve_source, with_alternative
 from contracts.task import Criterion
 from contracts.world import World
 from mocked_apps.calendar import recipes as calendar
+from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
 
 from . import recipes as food
 from .pricing import coupon_error, delivery_fee, line_price, total
@@ -24,11 +26,6 @@ __all__ = ["FAMILIES"]
 
 OFFICE = 1
 """The projection's office address (the first), where every task's order goes."""
-
-
-class _Phone(Family):
-    def _req(self, instruction: str, answer_context: dict, criteria: list[Criterion]) -> Requirements:
-        return super()._req(instruction, answer_context, criteria).model_copy(update={"form_factor": "mobile"})
 
 
 def _dishes(rows: dict) -> list[tuple[dict, dict, list[dict], list[dict]]]:
@@ -81,7 +78,7 @@ def _criteria(what: str, method: str, coupon: str | None) -> list[Criterion]:
     ]
 
 
-class OrderDish(_Phone):
+class OrderDish(PhoneFamily):
     name = "food.order_dish"
     apps = ("food",)
     description = "Order a dish with given options and add-ons, enough of it to meet the minimum order."
@@ -114,7 +111,7 @@ class OrderDish(_Phone):
         return _verify_order(c["restaurant_id"], c["lines"], c["method_id"])
 
 
-class BestCoupon(_Phone):
+class BestCoupon(PhoneFamily):
     name = "food.best_coupon"
     apps = ("food",)
     description = "Order a dish and use the coupon that saves the most on that order (minimums, restaurant, expiry)."
@@ -154,7 +151,7 @@ class BestCoupon(_Phone):
         return _verify_order(c["restaurant_id"], c["lines"], c["method_id"], c["coupon_id"])
 
 
-class Reorder(_Phone):
+class Reorder(PhoneFamily):
     name = "food.reorder"
     apps = ("food",)
     description = "Place a past order again, the same dishes and quantities."
@@ -191,7 +188,7 @@ class Reorder(_Phone):
         return _verify_order(c["restaurant_id"], c["lines"], c["method_id"])
 
 
-class FreeDelivery(_Phone):
+class FreeDelivery(PhoneFamily):
     name = "food.free_delivery"
     apps = ("food",)
     description = "Order the fewest of a dish that make delivery free."
@@ -221,6 +218,49 @@ class FreeDelivery(_Phone):
     def verifier(self, req: Requirements) -> str:
         c = req.answer_context
         return _verify_order(c["restaurant_id"], c["lines"], c["method_id"])
+
+
+class OrderTotal(PhoneFamily, AnswerFamily):
+    name = "food.order_total"
+    apps = ("food",)
+    description = "Look up what a past order from a restaurant cost in total and answer with the amount."
+    difficulty = "easy"
+    capabilities = ("navigate", "read_answer", "disambiguate")
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        rows = project(world)
+        names = {r["id"]: r["name"] for r in rows["restaurant"]}
+        days = [(o["restaurant_id"], o["placed_at"][:10]) for o in rows["foodorder"]]
+        order = pick(rng, [o for o, day in zip(rows["foodorder"], days) if days.count(day) == 1])
+        if order is None:
+            return None
+        placed = datetime.fromisoformat(order["placed_at"])
+        instruction = say(rng, world, "How much did my {restaurant} order on {day} come to in total?",
+                          "What was the total of the order I placed with {restaurant} on {day}?",
+                          "Check my food orders: what did the {restaurant} order of {day} cost, all in?",
+                          restaurant=names[order["restaurant_id"]], day=f"{placed:%A, %B} {placed.day}")
+        if float(order["total"]).is_integer() and str(int(order["total"])) in instruction:  # "February 12" and a total of $12.00
+            return None
+        ctx = {"number": order["number"], "restaurant": names[order["restaurant_id"]], "amount": order["total"],
+               "amount_text": money(order["total"])}
+        return self._req(instruction, ctx, [
+            Criterion(id="right_amount", description=f"The answer gives {money(order['total'])}, the total of order {order['number']}."),
+            Criterion(id="no_other_amount", description="The answer names no other amount (listing every amount is no answer).", weight=0.5),
+        ])
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        main = solve_source('env.click("Orders", role="link")', f'env.click({"Order " + c["number"] + " from " + c["restaurant"]!r}, role="link")',
+                            f'env.answer({c["amount_text"]!r})')
+        return with_alternative(main, self.alternative(req))
+
+    def alternative(self, req: Requirements) -> str:
+        """Read the total off the order history without opening the order; the amount without its currency sign."""
+        c = req.answer_context
+        said = f"It came to {c['amount']:.2f}."
+        return solve_source('env.click("Orders", role="link")', f"env.answer({said!r})")
+
+    verifier_template = answer_verifier("amount", "amount")
 
 
 class LunchForMeeting(Family):
@@ -262,4 +302,4 @@ class LunchForMeeting(Family):
         return _verify_order(c["restaurant_id"], c["lines"], c["method_id"])
 
 
-FAMILIES = (OrderDish(), BestCoupon(), Reorder(), FreeDelivery(), LunchForMeeting())
+FAMILIES = (OrderDish(), BestCoupon(), Reorder(), FreeDelivery(), OrderTotal(), LunchForMeeting())

@@ -1,12 +1,15 @@
-"""Mail families: star an invoice email, forward an invoice to a colleague."""
+"""Mail families: star an invoice email, forward an invoice to a colleague; look up an emailed invoice's total and
+who sent it, and answer."""
 
 from __future__ import annotations
 
 import random
 
-from contracts.family import Family, Requirements, first_name, invoice_subject, open_invoices, pick, say, solve_source
+from contracts.family import (Family, Requirements, first_name, invoice_subject, open_invoices, pick, say, solve_source,
+                             with_alternative)
 from contracts.task import Criterion
 from contracts.world import World
+from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
 
 from .recipes import forward, open_thread, thread_of_source
 
@@ -97,4 +100,106 @@ def verify(final):
 '''
 
 
-FAMILIES = (StarInvoiceEmail(), ForwardInvoice())
+def _gives_away(instruction: str, *values) -> bool:
+    """Whether the instruction already states one of the hidden answer's values (names, or an amount as it is written)."""
+    text = instruction.lower()
+    forms = set()
+    for v in values:
+        if isinstance(v, float):
+            forms |= {str(v), f"{v:,}", f"{v:.2f}", f"{v:,.2f}"} | ({str(int(v)), f"{int(v):,}"} if v.is_integer() else set())
+        else:
+            forms.add(str(v).lower())
+    return any(f in text for f in forms)
+
+
+def _emailed(world: World) -> list:
+    """The world's invoices with the one email that carried each (its subject names the invoice's number)."""
+    out = []
+    for inv in world.invoices:
+        carried = [m for m in world.messages if inv.filename in m.attachments]
+        if len(carried) == 1:
+            out.append((inv, carried[0]))
+    return out
+
+
+class InvoiceAmount(AnswerFamily):
+    name = "mail.invoice_amount"
+    apps = ("mail",)
+    description = "Open the PDF a vendor emailed and answer with the invoice's total (the email's text does not say it)."
+    difficulty = "easy"
+    capabilities = ("search", "read_answer", "disambiguate")
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        found = pick(rng, _emailed(world))
+        if found is None:
+            return None
+        inv, msg = found
+        vendor = world.org(inv.vendor).name
+        instruction = say(rng, world, "How much is invoice {number} from {vendor}? It came by email; tell me the total.",
+                          "What does {vendor}'s invoice {number} come to? Check the attachment in my mail and answer with the amount.",
+                          "Look up the total of invoice {number} in my email and tell me.", number=inv.number, vendor=vendor)
+        if _gives_away(instruction, inv.amount):
+            return None
+        ctx = {"subject": msg.subject, "number": inv.number, "filename": inv.filename, "amount": inv.amount,
+               "currency": world.persona.currency}
+        return self._req(instruction, ctx, [
+            Criterion(id="right_amount", description=f"The answer gives the invoice's total, {inv.amount:,.2f}."),
+            Criterion(id="no_other_amount", description="The answer names no other amount (listing the line items is no answer).", weight=0.5),
+        ])
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        said = f"{c['amount']:,.2f} {c['currency']}"
+        main = solve_source(open_thread(c["subject"]), f'env.click({c["filename"]!r}, role="link")', f"env.answer({said!r})")
+        return with_alternative(main, self.alternative(req))
+
+    def alternative(self, req: Requirements) -> str:
+        """Search by the invoice number instead of the subject, and say the total in a sentence without the currency."""
+        c = req.answer_context
+        said = f"It comes to {c['amount']:.2f}."
+        return solve_source(f'env.fill("Search mail", {c["number"]!r})', 'env.press("Enter")', f'env.click({c["subject"]!r}, role="link")',
+                            f'env.click({c["filename"]!r}, role="link")', f"env.answer({said!r})")
+
+    verifier_template = answer_verifier("amount", "amount")
+
+
+class InvoiceSender(AnswerFamily):
+    name = "mail.invoice_sender"
+    apps = ("mail",)
+    description = "Find the email that carried a vendor's invoice and answer with the name of the person who sent it."
+    difficulty = "easy"
+    capabilities = ("search", "read_answer", "disambiguate")
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        found = pick(rng, _emailed(world))
+        if found is None:
+            return None
+        inv, msg = found
+        sender = world.person(msg.sender).name
+        vendor = world.org(inv.vendor).name
+        instruction = say(rng, world, "Who at {vendor} sent me invoice {number}? Give me their name.",
+                          "Find the email with invoice {number} and tell me who sent it.",
+                          "Which person emailed me {vendor}'s invoice {number}?", number=inv.number, vendor=vendor)
+        others = sorted({p.name for p in world.people if p.name != sender})
+        if _gives_away(instruction, sender, *others):
+            return None
+        ctx = {"subject": msg.subject, "number": inv.number, "sender": sender, "others": others}
+        return self._req(instruction, ctx, [
+            Criterion(id="right_name", description=f"The answer names {sender}, who sent the email carrying {inv.filename}."),
+            Criterion(id="no_other_name", description="The answer names no other person of the address book.", weight=0.5),
+        ])
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        return with_alternative(solve_source(open_thread(c["subject"]), f'env.answer({c["sender"]!r})'), self.alternative(req))
+
+    def alternative(self, req: Requirements) -> str:
+        """Search by the invoice number and read the sender off the result list, answering in a sentence."""
+        c = req.answer_context
+        said = f"It was sent by {c['sender']}."
+        return solve_source(f'env.fill("Search mail", {c["number"]!r})', 'env.press("Enter")', f"env.answer({said!r})")
+
+    verifier_template = answer_verifier("name", "sender", others="others")
+
+
+FAMILIES = (StarInvoiceEmail(), ForwardInvoice(), InvoiceAmount(), InvoiceSender())

@@ -1,6 +1,7 @@
 """RedNotes families: collect a note into one of your collections, make a new collection of two notes, follow
-whoever recommended a place, like and comment on a note, post a note with its place; and one cross-app family
-(book lunch in the calendar at the place a note recommends, with a colleague).
+whoever recommended a place, like and comment on a note, post a note with its place; look-ups answered in text
+(who posted a note, how many comments it has); and one cross-app family (book lunch in the calendar at the place
+a note recommends, with a colleague).
 
 Single-app tasks run on the phone, the app's primary form factor; ground truth comes from the world's projection.
 """
@@ -10,13 +11,15 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from contracts.family import Family, Requirements, first_name, pick, say, solve_source
+from contracts.family import Family, PhoneFamily, Requirements, first_name, pick, say, solve_source, with_alternative
 from contracts.task import Criterion
 from contracts.world import World
 from mocked_apps.calendar import recipes as calendar
 from mocked_apps.clips.rules import parse_tags
+from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
 
 from . import recipes as notes
+from .catalogue import CHANNELS
 from .projection import project
 
 __all__ = ["FAMILIES"]
@@ -25,11 +28,6 @@ ME = 1
 """The projection's id of the signed-in user's account."""
 
 COMMENTS = ("Adding this to my list", "Thanks, going this weekend", "Great tips", "Saved for later", "Love the photos")
-
-
-class _Phone(Family):
-    def _req(self, instruction: str, answer_context: dict, criteria: list[Criterion]) -> Requirements:
-        return super()._req(instruction, answer_context, criteria).model_copy(update={"form_factor": "mobile"})
 
 
 def _findable(rows: dict) -> list[dict]:
@@ -58,7 +56,7 @@ def verify(final):
 '''
 
 
-class CollectNote(_Phone):
+class CollectNote(PhoneFamily):
     name = "notes.collect_to_board"
     apps = ("notes",)
     description = "Collect a note found by its title into one of your existing collections."
@@ -87,7 +85,7 @@ class CollectNote(_Phone):
         return _verify_collects([(c["note_id"], c["board"])])
 
 
-class NewCollection(_Phone):
+class NewCollection(PhoneFamily):
     name = "notes.new_collection"
     apps = ("notes",)
     description = "Make a new collection and collect two named notes into it."
@@ -119,7 +117,7 @@ class NewCollection(_Phone):
         return _verify_collects([(i, c["board"]) for i in c["note_ids"]], new_board=c["board"])
 
 
-class FollowByPlace(_Phone):
+class FollowByPlace(PhoneFamily):
     name = "notes.follow_by_place"
     apps = ("notes",)
     description = "Follow the author of the note that recommends a named place (neither note nor author is named)."
@@ -153,7 +151,7 @@ def verify(final):
 '''
 
 
-class LikeAndComment(_Phone):
+class LikeAndComment(PhoneFamily):
     name = "notes.like_and_comment"
     apps = ("notes",)
     description = "Like a note found by its title and leave a given comment."
@@ -197,7 +195,7 @@ _NEW_NOTES = (("Rooftop bar with a view", "Go at sunset, order the spritz.", "#d
               ("Climbing gym for beginners", "Friendly staff, shoe rental included.", "#fitness #climbing", "Boulder Barn", "9 Mill Lane"))
 
 
-class PostNote(_Phone):
+class PostNote(PhoneFamily):
     name = "notes.post_note"
     apps = ("notes",)
     description = "Post a note with a number of album images, a title, text, hashtags and a place with its address."
@@ -290,4 +288,89 @@ def verify(final):
 ''')
 
 
-FAMILIES = (CollectNote(), NewCollection(), FollowByPlace(), LikeAndComment(), PostNote(), LunchAtNotedPlace())
+def _channel(note: dict) -> str | None:
+    """The Explore channel a note shows in (its first channel hashtag), by its link's label; None for none but Home,
+    whose label is also the app's Home link."""
+    tag = next((t for t in note["tags"].split(",") if t in CHANNELS and t != "home"), None)
+    return CHANNELS[tag] if tag else None
+
+
+class NoteAuthor(PhoneFamily, AnswerFamily):
+    name = "notes.note_author"
+    apps = ("notes",)
+    description = "Find a note by its title and answer with the name of the person who posted it."
+    difficulty = "easy"
+    capabilities = ("search", "read_answer")
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        rows = project(world)
+        names = {a["id"]: a["name"] for a in rows["author"]}
+        note = pick(rng, [n for n in _findable(rows) if _channel(n)])
+        if note is None:
+            return None
+        author = names[note["author_id"]]
+        others = sorted(n for n in set(names.values()) if n != author)
+        if any(n.lower() in note["title"].lower() for n in [author, *others]):
+            return None  # the title would give a name away
+        instruction = say(rng, world, "Who posted the note \"{title}\" on RedNotes?", "Find \"{title}\" and tell me who wrote it.",
+                          "Whose note is \"{title}\"? Give me the author's name.", title=note["title"])
+        ctx = {"title": note["title"], "author": author, "others": others, "channel": _channel(note)}
+        return self._req(instruction, ctx, [
+            Criterion(id="right_name", description=f"The answer names {author}, who posted '{note['title']}'."),
+            Criterion(id="no_other_name", description="The answer names no other author.", weight=0.5),
+        ])
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        return with_alternative(solve_source(notes.open_note(c["title"]), f'env.answer({c["author"]!r})'), self.alternative(req))
+
+    def alternative(self, req: Requirements) -> str:
+        """Browse the note's Explore channel to it instead of searching, and answer in a sentence."""
+        c = req.answer_context
+        said = f"It was posted by {c['author']}."
+        return solve_source(f'env.click({c["channel"]!r}, role="link")', f'env.click({c["title"]!r}, role="link")', f"env.answer({said!r})")
+
+    verifier_template = answer_verifier("name", "author", others="others")
+
+
+_COUNTS = ("zero", "one", "two", "three", "four", "five")
+
+
+class CommentCount(PhoneFamily, AnswerFamily):
+    name = "notes.comment_count"
+    apps = ("notes",)
+    description = "Open a note found by its title and answer with how many comments it has."
+    difficulty = "easy"
+    capabilities = ("search", "read_answer")
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        rows = project(world)
+        names = {a["id"]: a["name"] for a in rows["author"]}
+        counted = [(n, sum(c["note_id"] == n["id"] for c in rows["notecomment"])) for n in _findable(rows)]
+        choice = pick(rng, [(n, k) for n, k in counted if 1 <= k < len(_COUNTS)])
+        if choice is None:
+            return None
+        note, k = choice
+        instruction = say(rng, world, "How many comments does the note \"{title}\" have?", "Count the comments under \"{title}\" on RedNotes.",
+                          "Check \"{title}\": how many comments are under it?", title=note["title"])
+        ctx = {"title": note["title"], "author": names[note["author_id"]], "count": k, "count_text": _COUNTS[k]}
+        return self._req(instruction, ctx, [
+            Criterion(id="right_count", description=f"The answer gives {k}, the comments under '{note['title']}'."),
+            Criterion(id="no_other_count", description="The answer names no other number.", weight=0.5),
+        ])
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        return with_alternative(solve_source(notes.open_note(c["title"]), f'env.answer({str(c["count"])!r})'), self.alternative(req))
+
+    def alternative(self, req: Requirements) -> str:
+        """Reach the note through its author's profile instead of searching its title, and answer in words."""
+        c = req.answer_context
+        said = f"{c['count_text'].capitalize()} comment{'s' if c['count'] > 1 else ''}."
+        return solve_source(f'env.fill("Search notes", {c["author"]!r})', 'env.press("Enter")', f'env.click({c["author"]!r}, role="link")',
+                            f'env.click({c["title"]!r}, role="link")', f"env.answer({said!r})")
+
+    verifier_template = answer_verifier("count", "count")
+
+
+FAMILIES = (CollectNote(), NewCollection(), FollowByPlace(), LikeAndComment(), PostNote(), LunchAtNotedPlace(), NoteAuthor(), CommentCount())

@@ -1,7 +1,8 @@
 """Projects families: add a task with its assignee, due day, priority and label; hand every open task of
 one colleague in a project to another; comment on a task and move it to review; push a project's
-overdue tasks to a new due day; and one cross-app family (a task due on the day of a calendar meeting,
-assigned to the colleague in it).
+overdue tasks to a new due day; look-ups answered in text: how many unfinished tasks a colleague has in a
+project, when a task is due; and one cross-app family (a task due on the day of a calendar meeting, assigned to
+the colleague in it).
 
 Ground truth comes from the world's projection; verifiers read the state (tasks with their column and
 label names, comments), golden code uses the UI's labels through `recipes`.
@@ -12,10 +13,11 @@ from __future__ import annotations
 import random
 from datetime import date, timedelta
 
-from contracts.family import Family, Requirements, first_name, pick, say, solve_source
+from contracts.family import Family, Requirements, first_name, pick, say, solve_source, with_alternative
 from contracts.task import Criterion
 from contracts.world import World
 from mocked_apps.calendar import recipes as calendar
+from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
 
 from . import recipes as projects
 from .board import due_state
@@ -315,4 +317,101 @@ def verify(final):
 '''
 
 
-FAMILIES = (CreateTask(), HandOver(), CommentAndReview(), RescheduleOverdue(), TaskForMeeting())
+_NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+class OpenTaskCount(AnswerFamily):
+    name = "projects.open_task_count"
+    apps = ("projects",)
+    description = "Count a colleague's unfinished tasks in one project (every column but Done) and answer with the number."
+    difficulty = "medium"
+    capabilities = ("filter_sort", "read_answer", "compute")
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        rows = project(world)
+        options = []
+        for proj in rows["project"]:
+            for m in rows["member"]:
+                n = sum(t["project_id"] == proj["id"] and t["assignee_id"] == m["id"] and _open(rows, t) for t in rows["taskcard"])
+                if not m["is_me"] and 1 <= n <= len(_NUMBERS) - 1:
+                    options.append((proj, m, n))
+        choice = pick(rng, options)
+        if choice is None:
+            return None
+        proj, who, n = choice
+        first = first_name(who["name"])
+        first = first if sum(first_name(m["name"]) == first for m in rows["member"]) == 1 else who["name"]
+        instruction = say(rng, world, "How many unfinished tasks does {who} have in {p}? Count everything not in Done.",
+                          "In the {p} project, how many open tasks are assigned to {who}?",
+                          "Tell me how many tasks {first} still has open in {p}.", who=who["name"], first=first, p=proj["name"])
+        ctx = {"project": proj["name"], "assignee": who["name"], "count": n, "count_text": _NUMBERS[n]}
+        return self._req(instruction, ctx, [
+            Criterion(id="right_count", description=f"The answer gives {n}, the tasks of {who['name']} in {proj['name']} outside Done."),
+            Criterion(id="no_other_count", description="The answer names no other number.", weight=0.5),
+        ])
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        main = solve_source(projects.open_project(c["project"]), f'env.select("Assignee", {c["assignee"]!r})',
+                            'env.click("Filter", role="button")', f'env.answer({str(c["count"])!r})')
+        return with_alternative(main, self.alternative(req))
+
+    def alternative(self, req: Requirements) -> str:
+        """Start from Home, filter the board the same way, and answer in words."""
+        c = req.answer_context
+        said = f"{c['count_text'].capitalize()} unfinished tasks."
+        return solve_source('env.click("Home", role="link")', projects.open_project(c["project"]), f'env.select("Assignee", {c["assignee"]!r})',
+                            'env.click("Filter", role="button")', f"env.answer({said!r})")
+
+    verifier_template = answer_verifier("count", "count")
+
+
+def _day_forms(d: date) -> tuple[str, ...]:
+    """How a day may be written in a title ("Mar 25", "March 25", "25 March", ISO): such a title would give the answer away."""
+    return (d.isoformat(), f"{d:%B} {d.day}", f"{d:%b} {d.day}", f"{d.day} {d:%B}", f"{d.day} {d:%b}")
+
+
+class TaskDueDate(AnswerFamily):
+    name = "projects.task_due_date"
+    apps = ("projects",)
+    description = "Look up when an open task of a project is due and answer with the date."
+    difficulty = "easy"
+    capabilities = ("navigate", "read_answer", "disambiguate")
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        rows = project(world)
+        names = {p["id"]: p["name"] for p in rows["project"]}
+        cands = [t for t in rows["taskcard"] if _open(rows, t) and t["due"] and _unique(rows, t["project_id"], [t["title"]])
+                 and not any(f.lower() in t["title"].lower() for f in _day_forms(date.fromisoformat(t["due"])))]
+        task = pick(rng, cands)
+        if task is None:
+            return None
+        due = date.fromisoformat(task["due"])
+        instruction = say(rng, world, "When is \"{t}\" in {p} due? Answer with the date.",
+                          "What's the due date of the task \"{t}\" in the {p} project?",
+                          "Check {p}: by when does \"{t}\" have to be done?", t=task["title"], p=names[task["project_id"]])
+        team = {m["id"]: m["name"] for m in rows["member"]}
+        ctx = {"project": names[task["project_id"]], "title": task["title"], "due": due.isoformat(),
+               "due_text": f"{due:%B} {due.day}, {due.year}", "assignee": team.get(task["assignee_id"], "Unassigned")}
+        return self._req(instruction, ctx, [
+            Criterion(id="right_date", description=f"The answer gives the due date {due.isoformat()}."),
+            Criterion(id="no_wrong_date", description="The answer names no other date (listing every date is no answer).", weight=0.5),
+        ])
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        main = solve_source(projects.open_project(c["project"]), projects.open_task(c["title"]), f'env.answer({c["due_text"]!r})')
+        return with_alternative(main, self.alternative(req))
+
+    def alternative(self, req: Requirements) -> str:
+        """Narrow the board to the task's assignee before opening it, and say the day with its weekday."""
+        c = req.answer_context
+        due = date.fromisoformat(c["due"])
+        said = f"It is due {due:%A, %B} {due.day}, {due.year}."
+        return solve_source(projects.open_project(c["project"]), f'env.select("Assignee", {c["assignee"]!r})', 'env.click("Filter", role="button")',
+                            projects.open_task(c["title"]), f"env.answer({said!r})")
+
+    verifier_template = answer_verifier("date", "due")
+
+
+FAMILIES = (CreateTask(), HandOver(), CommentAndReview(), RescheduleOverdue(), TaskForMeeting(), OpenTaskCount(), TaskDueDate())

@@ -1,5 +1,6 @@
 """Rail families: book a named train, book the earliest train with seats for two, refund a trip, change a
-trip, save a passenger; and one cross-app family (the calendar says when, the rail app books it).
+trip, save a passenger; look-ups answered in text: when a booked train leaves, the cheapest fare of a route;
+and one cross-app family (the calendar says when, the rail app books it).
 
 Single-app tasks run on the phone, the app's primary form factor. Ground truth comes from `offers`
 (the world's projection read with the app's own rules).
@@ -8,11 +9,13 @@ Single-app tasks run on the phone, the app's primary form factor. Ground truth c
 from __future__ import annotations
 
 import random
+from collections import Counter
 
-from contracts.family import Family, Requirements, money, pick, say, solve_source
+from contracts.family import Family, PhoneFamily, Requirements, money, pick, say, solve_source, with_alternative
 from contracts.task import Criterion
 from contracts.world import World
 from mocked_apps.calendar import recipes as calendar
+from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
 
 from . import recipes as rail
 from .offers import offers, upcoming, when_text
@@ -20,13 +23,6 @@ from .projection import id_number, project
 from .rules import duration_text, refund_value
 
 __all__ = ["FAMILIES"]
-
-
-class _Phone(Family):
-    """A rail family whose tasks run at phone size."""
-
-    def _req(self, instruction: str, answer_context: dict, criteria: list[Criterion]) -> Requirements:
-        return super()._req(instruction, answer_context, criteria).model_copy(update={"form_factor": "mobile"})
 
 
 def _people(world: World) -> tuple[str, list[str]]:
@@ -47,7 +43,7 @@ def verify(final):
 '''
 
 
-class BookTrain(_Phone):
+class BookTrain(PhoneFamily):
     name = "rail.book_train"
     apps = ("rail",)
     description = "Book and pay a named train, date and seat class for yourself."
@@ -88,7 +84,7 @@ class BookTrain(_Phone):
                 + _BOOK_VERIFIER.replace("{method_id}", repr(c["method_id"])))
 
 
-class BookEarliestWithSeats(_Phone):
+class BookEarliestWithSeats(PhoneFamily):
     name = "rail.book_earliest_with_seats"
     apps = ("rail",)
     description = "Book the earliest train of a route and date that still has seats in a class, for you and a relative."
@@ -133,7 +129,7 @@ class BookEarliestWithSeats(_Phone):
                 + _BOOK_VERIFIER.replace("{method_id}", repr(c["method_id"])))
 
 
-class RefundTrip(_Phone):
+class RefundTrip(PhoneFamily):
     name = "rail.refund_trip"
     apps = ("rail",)
     description = "Refund every ticket of an upcoming trip (the fee depends on how soon the train leaves)."
@@ -166,7 +162,7 @@ def verify(final):
 '''
 
 
-class ChangeTrip(_Phone):
+class ChangeTrip(PhoneFamily):
     name = "rail.change_trip"
     apps = ("rail",)
     description = "Change an upcoming trip to another train of the same route and day."
@@ -211,7 +207,7 @@ def verify(final):
 '''
 
 
-class AddPassenger(_Phone):
+class AddPassenger(PhoneFamily):
     name = "rail.add_passenger"
     apps = ("rail",)
     description = "Save a colleague as a passenger with their ID number and type."
@@ -294,4 +290,101 @@ class TrainForMeeting(Family):
                 + _BOOK_VERIFIER.replace("{method_id}", repr(c["method_id"])))
 
 
-FAMILIES = (BookTrain(), BookEarliestWithSeats(), RefundTrip(), ChangeTrip(), AddPassenger(), TrainForMeeting())
+def _clock_text(hhmm: str) -> str:
+    """'8:15 AM': a departure time as a person writes it, one reading only."""
+    h, m = (int(x) for x in hhmm.split(":"))
+    return f"{h % 12 or 12}:{m:02d} {'AM' if h < 12 else 'PM'}"
+
+
+class TrainDeparture(PhoneFamily, AnswerFamily):
+    name = "rail.train_departure"
+    apps = ("rail",)
+    description = "Look up what time a booked train leaves and answer with the time."
+    difficulty = "easy"
+    capabilities = ("navigate", "read_answer", "disambiguate")
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        trips = upcoming(world)
+        same = Counter((t.origin, t.destination, t.day) for t in trips)
+        trip = pick(rng, [t for t in trips if same[(t.origin, t.destination, t.day)] == 1])
+        if trip is None:
+            return None
+        instruction = say(rng, world, "What time does my train from {a} to {b} on {when} leave?",
+                          "When does my {a} - {b} train on {when} depart? Just the time, please.",
+                          "Check my booking for {when}, {a} to {b}: what time does the train leave?",
+                          a=trip.origin, b=trip.destination, when=when_text(trip.day))
+        ctx = {"number": trip.number, "depart": trip.depart, "depart_text": _clock_text(trip.depart)}
+        return self._req(instruction, ctx, [
+            Criterion(id="right_time", description=f"The answer gives {trip.depart}, when train {trip.train} of order {trip.number} leaves."),
+            Criterion(id="no_other_time", description="The answer names no other time (listing the timetable is no answer).", weight=0.5),
+        ])
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        return with_alternative(solve_source(rail.open_order(c["number"]), f'env.answer({c["depart_text"]!r})'), self.alternative(req))
+
+    def alternative(self, req: Requirements) -> str:
+        """Go through the Upcoming tab of the orders, and say the time on the 24-hour clock."""
+        c = req.answer_context
+        said = f"It leaves at {c['depart']}."
+        return solve_source('env.click("My orders", role="link")', 'env.click("Upcoming", role="link")',
+                            f'env.click({"Order " + c["number"]!r}, role="link")', f"env.answer({said!r})")
+
+    verifier_template = answer_verifier("time", "depart")
+
+
+def _gives_away(instruction: str, amount: float) -> bool:
+    """Whether the instruction already states the amount, in a form the review's answer_in_instruction rule reads."""
+    forms = {str(amount), f"{amount:,}", f"{amount:.2f}", f"{amount:,.2f}"} | ({str(int(amount))} if amount.is_integer() else set())
+    return any(f in instruction for f in forms)
+
+
+class CheapestFare(PhoneFamily, AnswerFamily):
+    name = "rail.cheapest_fare"
+    apps = ("rail",)
+    description = "Search a route on a date and answer with the lowest fare of a seat class (a train of that price still has seats)."
+    difficulty = "medium"
+    capabilities = ("search", "date_time", "filter_sort", "read_answer")
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        groups: dict[tuple, list] = {}
+        for o in offers(world):
+            groups.setdefault((o.day, o.origin, o.destination, o.seat_class), []).append(o)
+        fits = []
+        for key, group in sorted(groups.items()):
+            low = min(o.price for o in group)
+            if len(group) >= 2 and any(o.left >= 1 and abs(o.price - low) < 0.005 for o in group):
+                fits.append((key, low))
+        choice = pick(rng, fits)
+        if choice is None:
+            return None
+        (day, a, b, cls), low = choice
+        instruction = say(rng, world, "What's the cheapest {cls} ticket from {a} to {b} on {when}?",
+                          "How much is the lowest {cls} fare from {a} to {b} on {when}? I just need the price.",
+                          "Look up the trains from {a} to {b} on {when} and tell me the cheapest price in {cls}.",
+                          cls=cls.lower(), a=a, b=b, when=when_text(day))
+        if _gives_away(instruction, low):
+            return None
+        ctx = {"origin": a, "destination": b, "day": day, "seat_class": cls, "price": low}
+        return self._req(instruction, ctx, [
+            Criterion(id="right_amount", description=f"The answer gives {money(low)}, the lowest {cls} fare from {a} to {b} on {day}."),
+            Criterion(id="no_other_amount", description="The answer names no other amount (listing every fare is no answer).", weight=0.5),
+        ])
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        return with_alternative(solve_source(rail.search(c["origin"], c["destination"], c["day"]), f'env.answer({money(c["price"])!r})'),
+                                self.alternative(req))
+
+    def alternative(self, req: Requirements) -> str:
+        """Sort the results by price first, and say the amount in a sentence without a currency sign."""
+        c = req.answer_context
+        said = f"The cheapest is {c['price']:.2f}."
+        return solve_source(rail.search(c["origin"], c["destination"], c["day"]), 'env.select("Sort by", "Lowest price")',
+                            'env.click("Apply", role="button")', f"env.answer({said!r})")
+
+    verifier_template = answer_verifier("amount", "price")
+
+
+FAMILIES = (BookTrain(), BookEarliestWithSeats(), RefundTrip(), ChangeTrip(), AddPassenger(), TrainForMeeting(), TrainDeparture(),
+            CheapestFare())

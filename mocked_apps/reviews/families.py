@@ -1,6 +1,6 @@
 """Local Reviews families: reserve a table, reserve at the best-rated restaurant open at a time, save the
-best-rated place of a kind within a budget to a list, post a review; and one cross-app family (a table for
-everyone at a calendar meeting, at its start).
+best-rated place of a kind within a budget to a list, post a review; a look-up answered in text (until when a
+place is open); and one cross-app family (a table for everyone at a calendar meeting, at its start).
 
 Single-app tasks run on the phone, the app's primary form factor; ground truth is the world's projection read
 with the app's own reservation rules.
@@ -11,21 +11,17 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 
-from contracts.family import Family, Requirements, pick, say, solve_source
+from contracts.family import Family, PhoneFamily, Requirements, pick, say, solve_source, with_alternative
 from contracts.task import Criterion
 from contracts.world import World
 from mocked_apps.calendar import recipes as calendar
+from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
 
 from . import recipes as rv
 from .projection import project
 from .rules import reservation_error, slots
 
 __all__ = ["FAMILIES"]
-
-
-class _Phone(Family):
-    def _req(self, instruction: str, answer_context: dict, criteria: list[Criterion]) -> Requirements:
-        return super()._req(instruction, answer_context, criteria).model_copy(update={"form_factor": "mobile"})
 
 
 def _bookable(b: dict, day: str, time: str, party: int, now: datetime) -> bool:
@@ -57,7 +53,7 @@ def _criteria(name: str, day: str, time: str, party: int) -> list[Criterion]:
             Criterion(id="only_once", description="Exactly one new reservation.", weight=0.5)]
 
 
-class ReserveTable(_Phone):
+class ReserveTable(PhoneFamily):
     name = "reviews.reserve_table"
     apps = ("reviews",)
     description = "Reserve a table at a named place for a party on a day and time."
@@ -84,7 +80,7 @@ class ReserveTable(_Phone):
         return _verify_reservation(req.answer_context)
 
 
-class ReserveBestOpen(_Phone):
+class ReserveBestOpen(PhoneFamily):
     name = "reviews.reserve_best_open"
     apps = ("reviews",)
     description = "Reserve at the best-rated restaurant that takes a party at a given day and time (hours, closed days, party limits)."
@@ -115,7 +111,7 @@ class ReserveBestOpen(_Phone):
         return _verify_reservation(req.answer_context)
 
 
-class BestToList(_Phone):
+class BestToList(PhoneFamily):
     name = "reviews.best_to_list"
     apps = ("reviews",)
     description = "Save the best-rated place of a category within a price level to a bookmark list (an existing one or a new one)."
@@ -162,7 +158,7 @@ def verify(final):
 '''
 
 
-class WriteReview(_Phone):
+class WriteReview(PhoneFamily):
     name = "reviews.write_review"
     apps = ("reviews",)
     description = "Post a review of a place with given stars, words and number of photos."
@@ -234,4 +230,45 @@ class TableForMeeting(Family):
         return _verify_reservation(req.answer_context)
 
 
-FAMILIES = (ReserveTable(), ReserveBestOpen(), BestToList(), WriteReview(), TableForMeeting())
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def _clock_text(hhmm: str) -> str:
+    """'10:30 PM': a time as a person writes it, one reading only."""
+    h, m = (int(x) for x in hhmm.split(":"))
+    return f"{h % 12 or 12}:{m:02d} {'AM' if h < 12 else 'PM'}"
+
+
+class ClosingTime(PhoneFamily, AnswerFamily):
+    name = "reviews.closing_time"
+    apps = ("reviews",)
+    description = "Look up until when a place is open on a weekday it opens, and answer with the closing time."
+    difficulty = "easy"
+    capabilities = ("search", "read_answer")
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        b = rng.choice(project(world)["business"])
+        weekday = rng.choice([d for i, d in enumerate(_WEEKDAYS) if i != b["closed_weekday"]])
+        instruction = say(rng, world, "Until what time is {b} open on {day}?", "I'd like to go to {b} on {day} evening. When does it close?",
+                          "What time does {b} close on {day}s? Check the app.", b=b["name"], day=weekday)
+        ctx = {"business": b["name"], "category": b["category"], "weekday": weekday, "closes": b["closes"],
+               "closes_text": _clock_text(b["closes"])}
+        return self._req(instruction, ctx, [
+            Criterion(id="right_time", description=f"The answer gives {b['closes']}, when {b['name']} closes."),
+            Criterion(id="no_other_time", description="The answer names no other time (the opening hour too is no answer).", weight=0.5),
+        ])
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        return with_alternative(solve_source(rv.open_business(c["business"]), f'env.answer({c["closes_text"]!r})'), self.alternative(req))
+
+    def alternative(self, req: Requirements) -> str:
+        """Browse to the place through its category instead of searching, and say the time on the 24-hour clock."""
+        c = req.answer_context
+        said = f"It closes at {c['closes']}."
+        return solve_source(rv.open_category(c["category"]), f'env.click({c["business"]!r}, role="link")', f"env.answer({said!r})")
+
+    verifier_template = answer_verifier("time", "closes")
+
+
+FAMILIES = (ReserveTable(), ReserveBestOpen(), BestToList(), WriteReview(), TableForMeeting(), ClosingTime())

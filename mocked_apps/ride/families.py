@@ -1,6 +1,6 @@
 """Ride families: book a ride, book the cheapest class that seats a party, schedule a ride, rate and tip a past
-trip, save a place; and one cross-app family (schedule a ride, then block the trip in the calendar until the
-arrival time the ride app gives).
+trip, save a place; a look-up answered in text (what the last ride to a place cost); and one cross-app family
+(schedule a ride, then block the trip in the calendar until the arrival time the ride app gives).
 
 Single-app tasks run on the phone, the app's primary form factor; ground truth is the world's projection read
 with the app's own fare rules.
@@ -11,10 +11,11 @@ from __future__ import annotations
 import random
 from datetime import datetime, time, timedelta
 
-from contracts.family import Family, Requirements, money, pick, say, solve_source
+from contracts.family import Family, PhoneFamily, Requirements, money, pick, say, solve_source, with_alternative
 from contracts.task import Criterion
 from contracts.world import World
 from mocked_apps.calendar import recipes as calendar
+from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
 
 from . import recipes as ride
 from .fares import fare, route
@@ -24,11 +25,6 @@ __all__ = ["FAMILIES"]
 
 CARD, CHECKING = 0, 1
 """Payment methods by index: the projection lists the card first, then checking."""
-
-
-class _Phone(Family):
-    def _req(self, instruction: str, answer_context: dict, criteria: list[Criterion]) -> Requirements:
-        return super()._req(instruction, answer_context, criteria).model_copy(update={"form_factor": "mobile"})
 
 
 def _quote(rows: dict, a: dict, b: dict) -> list[tuple[dict, float]]:
@@ -80,7 +76,7 @@ NOW = "('arriving', 'on_trip', 'completed')"
 """A ride booked for now: the driver on the way, or the trip already taken."""
 
 
-class BookRide(_Phone):
+class BookRide(PhoneFamily):
     name = "ride.book_ride"
     apps = ("ride",)
     description = "Book a ride now from one place to another in a given class, paid a given way."
@@ -106,7 +102,7 @@ class BookRide(_Phone):
         return _booking(req.answer_context, NOW)
 
 
-class CheapestForParty(_Phone):
+class CheapestForParty(PhoneFamily):
     name = "ride.cheapest_for_party"
     apps = ("ride",)
     description = "Book the cheapest class that seats a party of people for a route (the fares depend on the route)."
@@ -139,7 +135,7 @@ class CheapestForParty(_Phone):
         return _booking(req.answer_context, NOW)
 
 
-class ScheduleRide(_Phone):
+class ScheduleRide(PhoneFamily):
     name = "ride.schedule_ride"
     apps = ("ride",)
     description = "Schedule a ride in a class for a pickup at a given day and time."
@@ -183,7 +179,7 @@ def _said_day(iso: str) -> str:
     return f"{d:%B} {d.day}"
 
 
-class RateTrip(_Phone):
+class RateTrip(PhoneFamily):
     name = "ride.rate_trip"
     apps = ("ride",)
     description = "Rate a past trip's driver and tip them, a set amount or a share of the fare."
@@ -223,7 +219,7 @@ def verify(final):
 '''
 
 
-class SavePlace(_Phone):
+class SavePlace(PhoneFamily):
     name = "ride.save_place"
     apps = ("ride",)
     description = "Save a known place (a client's office, a landmark) under a label of the user's."
@@ -313,4 +309,49 @@ def verify(final):
 '''
 
 
-FAMILIES = (BookRide(), CheapestForParty(), ScheduleRide(), RateTrip(), SavePlace(), RideInCalendar())
+_WHERE = {"Home": "my Home address", "Office": "the Office"}
+"""How the user names the saved places in a question; other places by their name."""
+
+
+class LastRideCost(PhoneFamily, AnswerFamily):
+    name = "ride.last_ride_cost"
+    apps = ("ride",)
+    description = "Find the most recent completed ride to a place in the trip history and answer with what it cost."
+    difficulty = "easy"
+    capabilities = ("navigate", "read_answer", "disambiguate")
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        rows = project(world)
+        names = {p["id"]: p["name"] for p in rows["place"]}
+        last: dict[int, dict] = {}
+        for r in sorted((r for r in rows["ride"] if r["status"] == "completed"), key=lambda r: (r["pickup_at"], r["id"])):
+            last[r["dropoff_id"]] = r
+        r = pick(rng, sorted(last.values(), key=lambda r: r["id"]))
+        if r is None:
+            return None
+        place = names[r["dropoff_id"]]
+        instruction = say(rng, world, "What did my last ride to {where} cost?", "How much did I pay for my most recent trip to {where}?",
+                          "Look up my latest ride to {where} and tell me the total I paid.", where=_WHERE.get(place, place))
+        ctx = {"dropoff": place, "pickup_at": r["pickup_at"], "total": r["total"]}
+        return self._req(instruction, ctx, [
+            Criterion(id="right_amount", description=f"The answer gives {money(r['total'])}, the total of the last ride to {place} ({r['number']})."),
+            Criterion(id="no_other_amount", description="The answer names no other amount (the fare's parts or other rides are no answer).", weight=0.5),
+        ])
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        main = solve_source(ride.open_trip(c["dropoff"], datetime.fromisoformat(c["pickup_at"])), f'env.answer({money(c["total"])!r})')
+        return with_alternative(main, self.alternative(req))
+
+    def alternative(self, req: Requirements) -> str:
+        """Open the receipt from the Completed tab of the trips, and say the total in a sentence without a currency sign."""
+        c = req.answer_context
+        said = f"It came to {c['total']:.2f}."
+        return solve_source('env.click("Trips", role="link")', 'env.click("Completed", role="link")',
+                            f'env.click({ride.trip_label(c["dropoff"], datetime.fromisoformat(c["pickup_at"]))!r}, role="link")',
+                            f"env.answer({said!r})")
+
+    verifier_template = answer_verifier("amount", "total")
+
+
+FAMILIES = (BookRide(), CheapestForParty(), ScheduleRide(), RateTrip(), SavePlace(), RideInCalendar(), LastRideCost())

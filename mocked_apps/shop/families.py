@@ -1,6 +1,7 @@
 """Shop families: buy a product in a named colour and size, send one to a new address by express, return
 an item of a recent order for a reason, buy the cheapest product of a department that is in stock in a
-colour and size; and one cross-app family (one item per person at a calendar meeting).
+colour and size; a look-up answered in text (the day an order arrives or arrived); and one cross-app family
+(one item per person at a calendar meeting).
 
 Ground truth comes from the world's projection read with the app's own rules (stock, shipping, the
 return window). Verifiers read the state semantics (new orders, their lines as [variant id, units],
@@ -12,10 +13,11 @@ from __future__ import annotations
 import random
 from datetime import date
 
-from contracts.family import Family, Requirements, pick, say, solve_source
+from contracts.family import Family, Requirements, pick, say, solve_source, with_alternative
 from contracts.task import Criterion
 from contracts.world import World
 from mocked_apps.calendar import recipes as calendar
+from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
 
 from . import recipes as shop
 from .models import RETURN_REASONS
@@ -305,4 +307,47 @@ class SuppliesForMeeting(Family):
         return _order_verifier([[c["variant_id"], c["quantity"]]], f'o["address_id"] == {OFFICE}', "express", c["method_id"])
 
 
-FAMILIES = (BuyVariant(), SendToNewAddress(), ReturnItem(), CheapestInStock(), SuppliesForMeeting())
+class OrderArrival(AnswerFamily):
+    name = "shop.order_arrival"
+    apps = ("shop",)
+    description = "Find the order of a named product in the order history and answer with the day it was (or will be) delivered."
+    difficulty = "easy"
+    capabilities = ("navigate", "read_answer", "disambiguate")
+
+    def requirements(self, world: World, rng: random.Random) -> Requirements | None:
+        rows = project(world)
+        names = [line["name"] for line in rows["orderline"]]
+        line = pick(rng, [x for x in rows["orderline"] if names.count(x["name"]) == 1])
+        if line is None:
+            return None
+        order = next(o for o in rows["shoporder"] if o["id"] == line["order_id"])
+        arrives = date.fromisoformat(order["arrives"])
+        if arrives <= world.scenario.clock.date():
+            instruction = say(rng, world, "When was my {p} delivered?", "On what day did the {p} I ordered arrive?",
+                              "Check my orders: which day did the {p} get delivered?", p=line["name"])
+        else:
+            instruction = say(rng, world, "When will my {p} arrive?", "What's the expected delivery day of the {p} I ordered?",
+                              "Check my orders: which day is the {p} being delivered?", p=line["name"])
+        ctx = {"number": order["number"], "product": line["name"], "arrives": arrives.isoformat(),
+               "arrives_text": f"{arrives:%B} {arrives.day}, {arrives.year}",
+               "tab": "Delivered" if arrives <= world.scenario.clock.date() else "Open"}
+        return self._req(instruction, ctx, [
+            Criterion(id="right_date", description=f"The answer gives {arrives.isoformat()}, the delivery day of order {order['number']}."),
+            Criterion(id="no_wrong_date", description="The answer names no other date (the day it was placed is no answer).", weight=0.5),
+        ])
+
+    def golden(self, req: Requirements) -> str:
+        c = req.answer_context
+        return with_alternative(solve_source(shop.open_order(c["number"]), f'env.answer({c["arrives_text"]!r})'), self.alternative(req))
+
+    def alternative(self, req: Requirements) -> str:
+        """Filter the order history to delivered (or open) orders and read the day off the list, day first."""
+        c = req.answer_context
+        day = date.fromisoformat(c["arrives"])
+        said = f"On {day.day} {day:%B} {day.year}."
+        return solve_source('env.click("Orders", role="link")', f'env.click({c["tab"]!r}, role="link")', f"env.answer({said!r})")
+
+    verifier_template = answer_verifier("date", "arrives")
+
+
+FAMILIES = (BuyVariant(), SendToNewAddress(), ReturnItem(), CheapestInStock(), SuppliesForMeeting(), OrderArrival())

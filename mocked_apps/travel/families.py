@@ -1,6 +1,7 @@
 """TripNest families: book a named flight, book the cheapest nonstop for two, book a hotel into a trip
 for the nights after a flight lands, move a flight to another date, change a stay's nights, cancel a
-booking under its refund rules; and three cross-app families (a calendar meeting's date -> a flight, or
+booking under its refund rules; look-ups answered in text (`lookups`: when a booked flight leaves, the day a hotel
+stay ends); and three cross-app families (a calendar meeting's date -> a flight, or
 -> nights at a city's best-rated hotel; a booked flight's times -> a calendar event).
 
 Flight tasks run at desktop size, hotel and trip tasks on the phone: the real services are used both ways.
@@ -12,12 +13,13 @@ from __future__ import annotations
 import random
 from datetime import date, timedelta
 
-from contracts.family import Family, Requirements, money, pick, say, solve_source
+from contracts.family import Family, PhoneFamily, Requirements, money, pick, say, solve_source
 from contracts.task import Criterion
 from contracts.world import World
 from mocked_apps.calendar import recipes as calendar
 
 from . import recipes as tn
+from .lookups import FlightDeparture, HotelCheckout
 from .manifest import MANIFEST
 from .offers import when_text
 from .projection import project
@@ -25,13 +27,6 @@ from .rules import departure, fare_price, flight_change, stay_total
 from .truth import days_ahead, held, home, offers_on
 
 __all__ = ["FAMILIES"]
-
-
-class _Phone(Family):
-    """A family whose tasks run at phone size."""
-
-    def _req(self, instruction: str, answer_context: dict, criteria: list[Criterion]) -> Requirements:
-        return super()._req(instruction, answer_context, criteria).model_copy(update={"form_factor": "mobile"})
 
 
 def _others(world: World) -> list[str]:
@@ -140,7 +135,7 @@ class CheapestNonstop(Family):
         return _book_verifier(tn.booked_flight_source("_booked", c["number"], c["day"], c["cabin"], c["travellers"]), c["method_id"])
 
 
-class StayAfterFlight(_Phone):
+class StayAfterFlight(PhoneFamily):
     name = "travel.stay_after_flight"
     apps = ("travel",)
     description = "Book a named room at a hotel for some nights from the day a trip's flight lands, into that trip."
@@ -233,7 +228,7 @@ def verify(final):
 '''
 
 
-class ChangeStayNights(_Phone):
+class ChangeStayNights(PhoneFamily):
     name = "travel.change_stay_nights"
     apps = ("travel",)
     description = "Shorten or extend an upcoming hotel stay, same check-in day."
@@ -435,4 +430,4 @@ class HotelForMeeting(Family):
 
 
 FAMILIES = (BookFlight(), CheapestNonstop(), StayAfterFlight(), ChangeFlightDate(), ChangeStayNights(), CancelBooking(),
-            FlightForMeeting(), FlightToCalendar(), HotelForMeeting())
+            FlightForMeeting(), FlightToCalendar(), HotelForMeeting(), FlightDeparture(), HotelCheckout())

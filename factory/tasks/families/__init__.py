@@ -12,9 +12,10 @@ from contracts.family import Family
 from mocked_apps.registry import AppParts, part
 
 from .cross import LogPaymentInDrive, MeetEveryoneOnThread, PayAndConfirm, PayInvoiceFromDrive, ReplyWithInvoiceTotal
+from .cross_qa import TotalOfEmailedInvoice, WhoSentInvoice
 
 CROSS: tuple[Family, ...] = (ReplyWithInvoiceTotal(), PayInvoiceFromDrive(), PayAndConfirm(), MeetEveryoneOnThread(),
-                             LogPaymentInDrive())
+                             LogPaymentInDrive(), TotalOfEmailedInvoice(), WhoSentInvoice())
 
 
 def _app_families(app: str) -> tuple[Family, ...] | None:

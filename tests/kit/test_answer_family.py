@@ -1,0 +1,39 @@
+"""The one look-up verifier template: it renders to a verifier that runs on the kit's matcher alone, and refuses an unknown kind."""
+
+from __future__ import annotations
+
+from datetime import date
+from types import SimpleNamespace
+
+import pytest
+
+from contracts.family import _template
+from mocked_apps.kit.answer_family import CRITERIA, answer_verifier
+from mocked_apps.kit.answers import VERIFIER_SOURCE
+
+
+def _verdicts(kind: str, expected, answer: str, **keys) -> dict:
+    source = VERIFIER_SOURCE + _template(answer_verifier(kind, "value", **keys)).render(value=expected, others=["Ada Lovelace"])
+    scope: dict = {}
+    exec(compile(source, "<verifier>", "exec"), scope)
+    return scope["verify"](SimpleNamespace(answer=answer))
+
+
+def test_every_kind_pays_an_honest_form_and_names_its_two_criteria():
+    assert _verdicts("date", date.today().replace(day=1).isoformat(), f"On the 1st of {date.today():%B %Y}.") == {
+        "right_date": True, "no_wrong_date": True}
+    assert _verdicts("time", "15:00", "It starts at 3 pm.") == {"right_time": True, "no_other_time": True}
+    assert _verdicts("amount", 172.0, "$172.00") == {"right_amount": True, "no_other_amount": True}
+    assert _verdicts("count", 3, "three") == {"right_count": True, "no_other_count": True}
+    assert _verdicts("name", "Grace Hopper", "grace hopper", others="others") == {"right_name": True, "no_other_name": True}
+
+
+def test_a_hedge_names_the_value_but_not_only_it_and_own_criterion_ids_are_kept():
+    said = _verdicts("amount", 172.0, "Either $172.00 or $180.00", right="right_total", only="no_other_amount")
+    assert said == {"right_total": True, "no_other_amount": False}
+    assert set(CRITERIA) >= {"date", "time", "amount", "count", "name"}
+
+
+def test_an_unknown_kind_is_refused_with_the_known_ones():
+    with pytest.raises(ValueError, match="known: date, time"):
+        answer_verifier("colour", "value")
