@@ -47,6 +47,7 @@ class GymEnv(gym.Env):
     Observation: {"axtree", "url", "last_action_error", "shell_output"} as text; the URL shows the app
     and its path (`notes:/note/4`) rather than a server port and instance id, so equal states look equal.
     The episode terminates on answer(...) with the task's reward; it is truncated after `max_steps`.
+    With `screenshots`, each observation's page is also captured; `screenshot_png()` returns it.
     """
 
     metadata = {"render_modes": ["ansi"]}
@@ -92,6 +93,11 @@ class GymEnv(gym.Env):
             reward = float(outcome.reward)
             info["outcome"] = outcome.model_dump()
         return self._convert(self._obs), reward, terminated, truncated, info
+
+    def screenshot_png(self) -> bytes | None:
+        """The PNG of the page at the last observation; None before reset or when made without `screenshots`."""
+        key = self._obs.screenshot if self._obs is not None else None
+        return self.manager.screenshots.get(key) if key is not None else None
 
     def render(self) -> str | None:
         if self.render_mode == "ansi" and self._obs is not None:

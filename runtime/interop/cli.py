@@ -33,6 +33,8 @@ def serve_openenv(
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     port: int = typer.Option(8000, min=0, max=65535, help="Port (0: any free port, printed)."),
     max_steps: int = typer.Option(30, min=1, help="Steps per episode before it is truncated."),
+    screenshots: bool = typer.Option(False, "--screenshots/--no-screenshots",
+                                     help="Add the page as a base64 PNG to every observation (a capture per step)."),
 ) -> None:
     """Serve tasks over OpenEnv's HTTP protocol; any OpenEnv client (HTTPEnvClient) can reset and step them."""
     from contracts.taskfiles import load_tasks
@@ -40,9 +42,10 @@ def serve_openenv(
     from runtime.manager import EnvironmentManager
 
     loaded = load_tasks(tasks)
-    with EnvironmentManager() as manager, OpenEnvServer(loaded, manager, max_steps=max_steps, host=host, port=port) as server:
-        typer.echo(f"OpenEnv server on {server.url} serving {len(loaded)} tasks (Ctrl-C stops it)", err=True)
-        _wait_for_stop()
+    with EnvironmentManager() as manager:
+        with OpenEnvServer(loaded, manager, max_steps=max_steps, host=host, port=port, screenshots=screenshots) as server:
+            typer.echo(f"OpenEnv server on {server.url} serving {len(loaded)} tasks (Ctrl-C stops it)", err=True)
+            _wait_for_stop()
 
 
 @serve_app.command("verifiers")
@@ -52,13 +55,16 @@ def serve_verifiers(
     address: str = typer.Option("tcp://127.0.0.1:5000", help="ZMQ address the server binds."),
     workers: int = typer.Option(1, min=1, help="Worker processes (each runs its own app servers and browser)."),
     max_steps: int = typer.Option(30, min=1, help="Steps per rollout before it is truncated."),
+    screenshots: bool = typer.Option(False, "--screenshots/--no-screenshots",
+                                     help="Show the model each page as an image next to its text (for vision-language models)."),
 ) -> None:
     """Serve a dataset as a `verifiers` environment server (ZMQ): point prime-rl or an env_client at ADDRESS."""
     from verifiers.serve import ZMQEnvServer
 
     typer.echo(f"verifiers environment server on {address} over {dataset} ({split}), {workers} worker(s) (Ctrl-C stops it)", err=True)
-    ZMQEnvServer.run_server("runtime.interop.verifiers_env", {"dataset": dataset, "split": split, "max_steps": max_steps}, {},
-                            "WARNING", None, True, address=address, num_workers=workers)
+    env_args = {"dataset": dataset, "split": split, "max_steps": max_steps, "screenshots": screenshots}
+    ZMQEnvServer.run_server("runtime.interop.verifiers_env", env_args, {}, "WARNING", None, True, address=address,
+                            num_workers=workers)
 
 
 def register(root: typer.Typer) -> None:

@@ -49,12 +49,11 @@ class ScreenshotObservation(gym.ObservationWrapper):
     def observation(self, observation: dict) -> dict:
         from PIL import Image
 
-        env: GymEnv = self.env.unwrapped
-        key = env._obs.screenshot if env._obs is not None else None
+        png = self.env.unwrapped.screenshot_png()
         shape = self.observation_space["screenshot"].shape
-        if key is None:
+        if png is None:
             return {**observation, "screenshot": np.zeros(shape, np.uint8)}
-        image = Image.open(io.BytesIO(env.manager.screenshots.get(key))).convert("RGB").resize((shape[1], shape[0]))
+        image = Image.open(io.BytesIO(png)).convert("RGB").resize((shape[1], shape[0]))
         return {**observation, "screenshot": np.asarray(image, dtype=np.uint8)}
 
 

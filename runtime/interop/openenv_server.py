@@ -9,10 +9,18 @@ or the step limit) carries the reward of the task's own verifier. The episode ru
     server = OpenEnvServer(tasks, manager).start()      # http://127.0.0.1:PORT
     client = GymfactoryEnvClient(server.url)
     first = client.reset(); result = client.step(GymAction(action='answer("done")'))
+
+With `screenshots=True` (`gymfactory serve openenv --screenshots`) every observation also carries the page
+as a base64 PNG (`screenshot`, `screenshot_media_type`), read from the session as the Gymnasium `-image` ids
+read it (`GymEnv.screenshot_png`). Off by default because it costs: the browser captures and encodes a PNG
+at every reset and step and the session writes it to the object store (what made validation with
+screenshots on about 18% slower, docs/interop.md), and each response grows by the base64 image (a PNG of
+about 85 KB, 4/3 of that as text) where the text observation is a few KB. Text-only agents pay none of it.
 """
 
 from __future__ import annotations
 
+import base64
 import socket
 import threading
 import time
@@ -39,7 +47,11 @@ class GymAction(Action):
 
 @dataclass(kw_only=True)
 class GymObservation(Observation):
-    """What the agent sees; `outcome` (status, reward, verdicts) is set on the step that ends the episode."""
+    """What the agent sees; `outcome` (status, reward, verdicts) is set on the step that ends the episode.
+
+    `screenshot` is the page as base64 PNG bytes (`screenshot_media_type` "image/png") when the server
+    was made with screenshots on, else both are None.
+    """
 
     task_id: str = ""
     instruction: str = ""
@@ -48,6 +60,8 @@ class GymObservation(Observation):
     last_action_error: str = ""
     step: int = 0
     outcome: dict[str, Any] = field(default_factory=dict)
+    screenshot: str | None = None
+    screenshot_media_type: str | None = None
 
 
 @dataclass
@@ -56,13 +70,13 @@ class GymState(State):
 
 
 class GymfactoryEnvironment(Environment):
-    """The OpenEnv `Environment` over gymfactory tasks: one GymEnv episode at a time."""
+    """The OpenEnv `Environment` over gymfactory tasks: one GymEnv episode at a time, with screenshots if asked."""
 
-    def __init__(self, tasks: list[Task], manager: EnvironmentManager, max_steps: int = 30):
+    def __init__(self, tasks: list[Task], manager: EnvironmentManager, max_steps: int = 30, screenshots: bool = False):
         super().__init__()
         if not tasks:
             raise ValueError("an OpenEnv server needs at least one task")
-        self.tasks, self.manager, self.max_steps = tasks, manager, max_steps
+        self.tasks, self.manager, self.max_steps, self.screenshots = tasks, manager, max_steps, screenshots
         self._next, self._env, self._state = 0, None, GymState()
         self._lock = threading.Lock()
 
@@ -72,7 +86,7 @@ class GymfactoryEnvironment(Environment):
                 self._env.close()
             task = self.tasks[self._next % len(self.tasks)]
             self._next += 1
-            self._env = GymEnv(task, self.manager, max_steps=self.max_steps)
+            self._env = GymEnv(task, self.manager, max_steps=self.max_steps, screenshots=self.screenshots)
             obs, _ = self._env.reset()
             self._state = GymState(episode_id=uuid.uuid4().hex, step_count=0, task_id=task.id)
             return self._observation(obs, done=False, reward=None, outcome={})
@@ -97,10 +111,12 @@ class GymfactoryEnvironment(Environment):
                 self._env = None
 
     def _observation(self, obs: dict, done: bool, reward: float | None, outcome: dict) -> GymObservation:
-        task = self._env.task
+        task, png = self._env.task, self._env.screenshot_png()
         return GymObservation(task_id=task.id, instruction=task.instruction, axtree=obs["axtree"], url=obs["url"],
                               last_action_error=obs["last_action_error"], step=self._state.step_count, done=done,
-                              reward=reward, outcome=outcome)
+                              reward=reward, outcome=outcome,
+                              screenshot=base64.b64encode(png).decode("ascii") if png is not None else None,
+                              screenshot_media_type="image/png" if png is not None else None)
 
 
 class GymfactoryEnvClient(HTTPEnvClient[GymAction, GymObservation]):
@@ -121,8 +137,8 @@ class OpenEnvServer:
     """`create_fastapi_app` of openenv-core over a GymfactoryEnvironment, served by uvicorn in a thread."""
 
     def __init__(self, tasks: list[Task], manager: EnvironmentManager, max_steps: int = 30, host: str = "127.0.0.1",
-                 port: int = 0):
-        self.env = GymfactoryEnvironment(tasks, manager, max_steps)
+                 port: int = 0, screenshots: bool = False):
+        self.env = GymfactoryEnvironment(tasks, manager, max_steps, screenshots=screenshots)
         self.app = create_fastapi_app(self.env, GymAction, GymObservation)
         if port == 0:
             with socket.socket() as s:

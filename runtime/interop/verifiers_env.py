@@ -6,6 +6,12 @@ system prompt (task and action language) and each observation as a user message,
 line of every model reply as one action, and ends on answer(...) or the step limit. The reward is the
 task's own verifier's: `reward = sum(w_j b_j) / sum(w_j)`, computed by the session, never re-derived here.
 
+With `screenshots=True` each observation message is a list of OpenAI-style content parts: the same text,
+then the page as an `image_url` part holding a `data:image/png;base64,...` URL (the session's PNG, as the
+`-image` Gymnasium ids get it), for vision-language models. Off by default because it costs: a capture per
+step in the browser, and every earlier screenshot stays in the conversation, so request `k` carries `k`
+images (each about 85 KB of PNG, and a VLM's image tokens) where the text alone is a few KB.
+
     import verifiers as vf
     env = vf.load_environment("runtime.interop.verifiers_env", dataset="path/or/ORG/NAME")
     results = env.evaluate_sync(client=ClientConfig(...), model="m", num_examples=4)
@@ -14,6 +20,7 @@ task's own verifier's: `reward = sum(w_j b_j) / sum(w_j)`, computed by the sessi
 from __future__ import annotations
 
 import asyncio
+import base64
 import threading
 
 import verifiers as vf
@@ -44,6 +51,15 @@ def _text(message) -> str:
     return content or ""
 
 
+def _observation_message(obs: dict, png: bytes | None) -> vf.UserMessage:
+    """One observation as a user message: its text, and the screenshot as an image part when there is one."""
+    if png is None:
+        return vf.UserMessage(content=observation_text(obs))
+    url = f"data:image/png;base64,{base64.b64encode(png).decode('ascii')}"
+    return vf.UserMessage(content=[vf.TextContentPart(text=observation_text(obs)),
+                                   vf.ImageUrlContentPart(image_url=vf.ImageUrlSource(url=url))])
+
+
 def as_rows(rows: Dataset) -> Dataset:
     """A gymfactory dataset split -> the columns verifiers reads: prompt (system + instruction), info (the task)."""
     def convert(row: dict) -> dict:
@@ -57,24 +73,24 @@ def as_rows(rows: Dataset) -> Dataset:
 class GymfactoryEnv(vf.MultiTurnEnv):
     """Multi-turn episodes in gymfactory's apps; one GymEnv (session) per rollout, closed at cleanup."""
 
-    def __init__(self, dataset: Dataset, max_steps: int = 30, **kwargs):
-        self.max_steps = max_steps
+    def __init__(self, dataset: Dataset, max_steps: int = 30, screenshots: bool = False, **kwargs):
+        self.max_steps, self.screenshots = max_steps, screenshots
         self._episodes: dict[str, GymEnv] = {}
         super().__init__(dataset=dataset, max_turns=max_steps + 1, rubric=vf.Rubric(funcs=[self.task_reward]), **kwargs)
 
     async def setup_state(self, state: vf.State) -> vf.State:
         task = Task.model_validate_json(state["info"]["gymfactory_task"])
-        env = await asyncio.to_thread(GymEnv, task, _manager(), self.max_steps)
+        env = await asyncio.to_thread(GymEnv, task, _manager(), self.max_steps, screenshots=self.screenshots)
         obs, _ = await asyncio.to_thread(env.reset)
         state["gym_key"] = f"{id(state)}"
         self._episodes[state["gym_key"]] = env
-        state["prompt"] = [*state["prompt"], vf.UserMessage(content=observation_text(obs))]
+        state["prompt"] = [*state["prompt"], _observation_message(obs, await asyncio.to_thread(env.screenshot_png))]
         return state
 
     async def env_response(self, messages: vf.Messages, state: vf.State, **kwargs) -> vf.Messages:
         env = self._episodes[state["gym_key"]]
         obs, reward, terminated, truncated, info = await asyncio.to_thread(env.step, _text(messages[-1]))
-        reply = [vf.UserMessage(content=observation_text(obs))]
+        reply = [_observation_message(obs, await asyncio.to_thread(env.screenshot_png))]
         if terminated or truncated:
             state["outcome"] = info["outcome"]
             state["final_env_response"] = reply
@@ -96,9 +112,11 @@ class GymfactoryEnv(vf.MultiTurnEnv):
             await asyncio.to_thread(env.close)
 
 
-def load_environment(dataset: str = "", split: str = "train", max_steps: int = 30, **kwargs) -> vf.Environment:
-    """The verifiers entry point: a gymfactory dataset (a folder or a Hub repo id) and its split."""
+def load_environment(dataset: str = "", split: str = "train", max_steps: int = 30, screenshots: bool = False,
+                     **kwargs) -> vf.Environment:
+    """The verifiers entry point: a gymfactory dataset (a folder or a Hub repo id) and its split; `screenshots`
+    adds each page as an image to its observation message."""
     if not dataset:
         raise ValueError("load_environment needs dataset=: a gymfactory dataset folder or Hub repo id")
     rows = load_dataset(dataset, split=split)
-    return GymfactoryEnv(as_rows(rows), max_steps=max_steps, **kwargs)
+    return GymfactoryEnv(as_rows(rows), max_steps=max_steps, screenshots=screenshots, **kwargs)

@@ -40,6 +40,9 @@ def test_card_states_counts_reward_and_actions(dataset_folder):
     assert "| search | 2 |" in card and "| disambiguate | 2 |" in card and "| form_fill | 1 |" in card
     assert "reward = sum(w_j * b_j) / sum(w_j)" in card and "fill(12, \"text\")" in card
     assert "holds out whole families: drive.rename_document;" in card and "familys" not in card
+    # each family's and app's tasks in train and in heldout, and how the held-out ones were chosen
+    assert "| mail.star_invoice_email | 1 | no | 1 | 0 |" in card and "| drive.rename_document | 1 | no | 0 | 1 |" in card
+    assert re.search(r"^\| drive \| 1 \| [^|]+ \| 0 \| 1 \|$", card, re.M) and "named when the dataset was exported" in card
     assert "license: cc-by-4.0" in card and "split: heldout" in card and "Validated 2 synthesized tasks, accepted 2" in card
 
 
