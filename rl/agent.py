@@ -29,6 +29,7 @@ from .policy import PolicyError, load_policy
 
 MAX_NEW_TOKENS = 48  # replies are one action line; longer generations only burn CPU
 _LOADING = threading.Lock()  # transformers' from_pretrained is not thread-safe (its meta-device init is global)
+THREADS = torch.get_num_threads()  # the process's own count (torch's default, or OMP_NUM_THREADS), read at import
 HAS_BF16 = "avx512_bf16" in (open("/proc/cpuinfo").read() if os.path.exists("/proc/cpuinfo") else "")
 
 
@@ -47,25 +48,27 @@ class Cores:
         self._slots = threading.Semaphore(self.cores)
         self._count = threading.Lock()
         self.active = 0
-        self._saved = 1
 
     @contextmanager
     def use(self):
-        """Hold a slot for one pass, with torch's threads set for it (restored when the last pass ends)."""
+        """Hold a slot for one pass, with torch's threads set for it and put back to THREADS when it ends, in the same thread.
+
+        torch's thread count belongs to the thread that sets it, and the last count set is also the default of
+        every thread that starts using torch later. When the last pass to end put back a count that another
+        pass's thread had read while set to 1, that 1 became the default of the trainer's main thread, and SFT
+        after an evaluation ran on one core.
+        """
         self._slots.acquire()
         with self._count:
-            if self.active == 0:
-                self._saved = torch.get_num_threads()
             self.active += 1
             alone = self.active == 1 and os.getloadavg()[0] < self.cores
-            torch.set_num_threads(self.cores if alone else 1)
+        torch.set_num_threads(self.cores if alone else 1)
         try:
             yield
         finally:
+            torch.set_num_threads(THREADS)
             with self._count:
                 self.active -= 1
-                if self.active == 0:
-                    torch.set_num_threads(self._saved)
             self._slots.release()
 
 
