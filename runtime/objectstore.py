@@ -4,17 +4,22 @@ An `s3://bucket/prefix` URL goes through `s3fs`, which takes its endpoint and cr
 standard variables (`AWS_ENDPOINT_URL` or `AWS_ENDPOINT_URL_S3`, `AWS_ACCESS_KEY_ID`,
 `AWS_SECRET_ACCESS_KEY`, `AWS_DEFAULT_REGION`, or an AWS profile), so any S3-compatible server
 (MinIO, Ceph, R2, moto) works unchanged. The bucket must exist; the store never creates one.
+
+Records name a store by `reference(base)`: a local folder below `base` (a run folder, the folder of a
+trajectory store) as a path relative to it, anything else by its URL, so a folder that holds its
+objects can be copied elsewhere and still resolve them; `by_reference(reference, base)` opens either form.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import fsspec
 
 from mocked_apps.registry import home
 
-__all__ = ["ObjectStore", "ObjectStoreError", "default_url"]
+__all__ = ["ObjectStore", "ObjectStoreError", "by_reference", "default_url"]
 
 
 class ObjectStoreError(RuntimeError):
@@ -83,3 +88,25 @@ class ObjectStore:
     def full_url(self, key: str) -> str:
         """Where the object lives, as an fsspec URL or local path."""
         return f"{self.url}/{key}"
+
+    def reference(self, base: Path | str | None, above: int = 0) -> str:
+        """How a record below `base` names this store: its path relative to `base` (`relative_to`), else its URL."""
+        return self.relative_to(base, above) or self.url
+
+    def relative_to(self, base: Path | str | None, above: int = 0) -> str | None:
+        """This store's path relative to `base` when it is a local folder inside `base` or at most `above` folders higher
+        (a run's `objects/` is "../objects" from its `rollouts/`); else None."""
+        if not self._local or base is None:
+            return None
+        relative = Path(os.path.relpath(Path(self.root).resolve(), Path(base).resolve())).as_posix()
+        parts = relative.split("/")
+        ups = next((i for i, part in enumerate(parts) if part != ".."), len(parts))
+        return relative if ups <= above else None
+
+
+def by_reference(reference: str, base: Path | str | None = None) -> ObjectStore:
+    """The store a record names: a URL or an absolute path as it is (records made before stores were named
+    relatively hold those), a relative path below `base`."""
+    if "://" in reference or os.path.isabs(reference) or base is None:
+        return ObjectStore(reference)
+    return ObjectStore(os.path.normpath(Path(base) / reference))

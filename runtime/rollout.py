@@ -21,9 +21,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from contracts.task import Task
 from runtime.agents import Agent, AgentError, AgentFailed, AgentOptions, make_agent
 from runtime.harness import Harness, HarnessError, ImageSource, Turn
-from runtime.objectstore import ObjectStoreError
+from runtime.objectstore import ObjectStore, ObjectStoreError
 from runtime.observation import Observation
 from runtime.manager import EnvError, EnvironmentManager, Lease, Outcome, Session, SessionSpec, TaskSetupError
+from runtime.replay import Decision, ReplayBudget
 from contracts.status import INTERRUPTED, SCORED, Status
 from runtime.store import AttemptRecord, StepRecord, TrajectoryStore
 
@@ -45,13 +46,17 @@ class AttemptResult(BaseModel):
     error: str | None = None
     timings: dict[str, float] = Field(default_factory=dict, description="Seconds spent in reset, agent, env, evaluate, total.")
     resumed: bool = Field(default=False, description="Finished by an earlier call of the same run and kept, not redone.")
+    screenshots: Decision | None = Field(default=None, description="Whether its screenshots were kept for replay, or why not "
+                                         "(runtime.replay); None where the rollout did not decide (a single attempt).")
+    screenshot_bytes: int = Field(default=0, description="Bytes of the screenshots the attempt put in the object store.")
 
     @classmethod
     def from_record(cls, record: AttemptRecord, steps: int) -> "AttemptResult":
         """A finished attempt as read back from the store."""
         o = record.outcome
         return cls(task_id=record.task_id, agent=record.agent, attempt_id=record.id, status=o.status, reward=o.reward,
-                   success=o.success, steps=steps, error=o.error, timings=record.timings, resumed=True)
+                   success=o.success, steps=steps, error=o.error, timings=record.timings, resumed=True,
+                   screenshots=record.info.get("screenshots"), screenshot_bytes=record.info.get("screenshot_bytes", 0))
 
 
 class TaskSummary(BaseModel):
@@ -129,8 +134,8 @@ def run_attempt(
     scored attempt's final state is kept in the object store under `info["final"]`, so diagnosis
     can diff it against the golden's.
     """
-    objects = session.screenshots
-    info = {**attempt_info(task, objects.url if objects is not None else None), "max_steps": max_steps, **(info or {})}
+    objects, shot_bytes = session.screenshots, session.shot_bytes
+    info = {**attempt_info(task, objects, store), "max_steps": max_steps, **(info or {})}
     attempt_id = store.start_attempt(task.id, agent.name, agent.model, info=info)
     if images is None and agent.vision:
         images = objects
@@ -187,21 +192,24 @@ def run_attempt(
     if agent_error and outcome.status in SCORED:
         outcome = outcome.model_copy(update={"error": agent_error})
     timings["total"] = time.monotonic() - started
-    store.finish_attempt(attempt_id, outcome, timings)
+    shot_bytes = session.shot_bytes - shot_bytes  # this attempt's, in a session that may have run others
+    store.finish_attempt(attempt_id, outcome, timings, info={"screenshot_bytes": shot_bytes})
     return AttemptResult(
         task_id=task.id, agent=agent.name, attempt_id=attempt_id, status=outcome.status, reward=outcome.reward,
-        success=outcome.success, steps=steps, error=outcome.error, timings=timings,
+        success=outcome.success, steps=steps, error=outcome.error, timings=timings, screenshots=info.get("screenshots"),
+        screenshot_bytes=shot_bytes,
     )
 
 
-def attempt_info(task: Task, objects_url: str | None) -> dict:
+def attempt_info(task: Task, objects: ObjectStore | None, store: TrajectoryStore) -> dict:
     """What an attempt row carries about its task: the card the dashboard and diagnosis group by, and where its
-    screenshots and final state live (the object store's URL and the final state's key)."""
+    screenshots and final state live: the object store, relative to the store's folder when it lies in the same run
+    folder (`ObjectStore.reference`; readers open it with `runtime.objectstore.by_reference`), and the final state's key."""
     return {
         "task": {"family": task.meta.family, "difficulty": task.meta.difficulty, "capabilities": list(task.meta.capabilities),
                  "apps": list(task.apps), "instruction": task.instruction, "world": task.world,
                  "criteria": [c.model_dump() for c in task.criteria]},
-        "objects": objects_url,
+        "objects": objects.reference(store.folder, above=1) if objects is not None else None,
         "final": f"finals/{uuid.uuid4().hex}.json",
     }
 
@@ -241,6 +249,7 @@ def rollout(
     run: str | None = None,
     stop: threading.Event | None = None,
     screenshots: bool = True,
+    replay: ReplayBudget | None = None,
 ) -> RolloutReport:
     """`attempts` attempts of agent `agent_name` at each task, `concurrency` at a time (threads).
 
@@ -253,7 +262,9 @@ def rollout(
     as interrupted at their next step and raises RolloutInterrupted with the finished ones.
 
     Every observation's screenshot is kept in the manager's object store (for replay) unless
-    `screenshots` is False; a vision agent gets them either way.
+    `screenshots` is False; with a `replay` budget, only the attempts it draws while under its bound
+    keep theirs (each attempt's `screenshots` says which, and why not). A vision agent gets them either
+    way, and they count against the budget.
     """
     options = options or AgentOptions()
     make_agent(agent_name, options).close()  # fail fast on a bad name or missing model, before any env work
@@ -278,14 +289,20 @@ def rollout(
             return None  # stopped before this attempt began: nothing to record, a rerun runs it
         info = {"attempt": k} if run is None else {"attempt": k, "run": run}
         agent = make_agent(agent_name, options.model_copy(update={"seed": options.seed + k}))
+        keep = _keeps(replay, screenshots, agent.vision, f"{run or ''}/{task.id}/{k}")
+        if replay is not None:
+            info["screenshots"] = keep
         try:
-            session = manager.request(SessionSpec.for_task(task, screenshots=screenshots or agent.vision), Lease(seconds=lease_s))
+            session = manager.request(SessionSpec.for_task(task, screenshots=keep == "kept"), Lease(seconds=lease_s))
             try:
                 return run_attempt(session, task, agent, store, max_steps, info=info, stop=stop)
             finally:
                 session.close()
+                if replay is not None and keep == "kept":
+                    replay.spend(session.shot_bytes)
         except EnvError as err:  # the session could not even be requested or closed
-            attempt_id = store.start_attempt(task.id, agent.name, agent.model, info={**attempt_info(task, manager.screenshots.url), **info})
+            attempt_id = store.start_attempt(task.id, agent.name, agent.model,
+                                             info={**attempt_info(task, manager.screenshots, store), **info})
             outcome = Outcome(status="env_error", error=f"environment: {err}")
             store.finish_attempt(attempt_id, outcome, {})
             return AttemptResult(task_id=task.id, agent=agent.name, attempt_id=attempt_id, status="env_error", error=outcome.error)
@@ -327,6 +344,15 @@ def rollout(
     if stop.is_set() and len(final.results) < total:
         raise RolloutInterrupted(final)
     return final
+
+
+def _keeps(replay: ReplayBudget | None, screenshots: bool, vision: bool, name: str) -> Decision:
+    """Whether the attempt `name` takes and keeps screenshots (a vision agent needs them to act), or why not."""
+    if vision:
+        return "kept"
+    if not screenshots:
+        return "off"
+    return replay.decide(name) if replay is not None else "kept"
 
 
 def recorded_turns(store: TrajectoryStore, attempt_id: int) -> list[Turn]:

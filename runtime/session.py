@@ -108,6 +108,7 @@ class Session:
         self._lock = threading.RLock()
         self._step = 0
         self._shots = 0
+        self.shot_bytes = 0  # bytes of the screenshots this session put in the object store
         self._done = False
         self._applied: dict[str, Observation] = {}
         self._last: Observation | None = None
@@ -334,6 +335,7 @@ class Session:
         key = None
         if snap["png"] is not None:
             self._shots += 1
+            self.shot_bytes += len(snap["png"])
             key = self.manager.screenshots.put(f"{self.id}/{self.attempt}/{step:03d}-{self._shots}.png", snap["png"])
         obs = Observation(
             step=step, url=snap["url"], title=snap["title"], axtree=snap["axtree"], screenshot=key,

@@ -117,8 +117,11 @@ class TrajectoryStore:
         if "://" not in url:
             url = f"sqlite:///{Path(url).resolve()}"
         self.url = url
+        # the SQLite file's folder: relative paths in its rows (an attempt's `objects`) are relative to it; None for a server
+        self.folder: Path | None = None
         if url.startswith("sqlite:///"):
             path = Path(url.removeprefix("sqlite:///"))
+            self.folder = path.parent
             path.parent.mkdir(parents=True, exist_ok=True)
             self.engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -155,11 +158,15 @@ class TrajectoryStore:
             db.add(StepRow(attempt_id=attempt_id, created_at=_now(), **step.model_dump()))
             db.commit()
 
-    def finish_attempt(self, attempt_id: int, outcome: Outcome, timings: dict[str, float] | None = None) -> None:
+    def finish_attempt(self, attempt_id: int, outcome: Outcome, timings: dict[str, float] | None = None,
+                       info: dict | None = None) -> None:
+        """Record how the attempt ended; `info` adds what is known only at the end (e.g. the bytes of its screenshots)."""
         with Session(self.engine) as db:
             row = db.get(AttemptRow, attempt_id)
             if row is None:
                 raise KeyError(f"no attempt {attempt_id}")
+            if info:
+                row.info = {**(row.info or {}), **info}
             row.finished_at = _now()
             row.status, row.reward, row.success = outcome.status, outcome.reward, outcome.success
             row.verdicts, row.error, row.timings = dict(outcome.verdicts), outcome.error, dict(timings or {})

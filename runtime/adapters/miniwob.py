@@ -91,6 +91,7 @@ class MiniWoBSession:
         self.name, self.timeout_s, self.axtree_lines = name, timeout_s, axtree_lines
         self.url = (html_dir() / "miniwob" / f"{name}.html").as_uri()
         self.screenshots = screenshots
+        self.shot_bytes = 0  # bytes of the screenshots put in `screenshots`, as `Session.shot_bytes`
         self._page = host.open_page(PageSetup(form_factor="desktop"), timeout_s)
         self._lock = threading.Lock()
         self._applied: dict[str, Observation] = {}
@@ -204,6 +205,7 @@ class MiniWoBSession:
         snap, png = self._page.call(grab, self.timeout_s)
         key = None
         if png is not None:
+            self.shot_bytes += len(png)
             key = self.screenshots.put(f"miniwob/{self.name}/{id(self)}-{self._step:03d}.png", png)
         return Observation(step=self._step, url=snap["url"], title=snap.get("title", ""), axtree=snap["axtree"],
                            screenshot=key, last_action_error=error, done=self._done())

@@ -43,7 +43,7 @@ class Agent(Protocol):
     model: str | None
     vision: bool
     # optional: `baseline = True` marks a reference agent (random) that the pipeline rolls out only to measure how
-    # hard a task is; the pipeline keeps no screenshots of it (a PNG costs about as much as the rest of its step)
+    # hard a task is
 
     def reset(self, task: Task) -> None:
         """Start a new attempt at `task`."""

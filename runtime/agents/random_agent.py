@@ -21,7 +21,7 @@ class RandomAgent:
     name = "random"
     model = None
     vision = False
-    baseline = True  # a floor for the pipeline's difficulty filter, which keeps no screenshots of it
+    baseline = True  # a floor for the pipeline's difficulty filter
 
     def __init__(self, options: AgentOptions):
         self.seed = options.seed

@@ -43,5 +43,5 @@ def make_agent(name: str, options: AgentOptions | None = None) -> Agent:
 
 def is_baseline(name: str) -> bool:
     """Whether the agent of that name is a reference (`baseline = True`, as random): the pipeline rolls it out only to
-    measure how hard each task is, so it keeps no screenshots of it."""
+    measure how hard each task is."""
     return bool(getattr(AGENTS.load(name), "baseline", False))

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from contracts.status import SCORED
 from runtime.harness import Harness
-from runtime.objectstore import ObjectStore, ObjectStoreError
+from runtime.objectstore import ObjectStore, ObjectStoreError, by_reference
 from runtime.rollout import recorded_turns
 from runtime.store import AttemptRecord, StepRecord, TrajectoryStore
 
@@ -197,12 +197,12 @@ class TrajectoryView:
 
     # ---- objects -------------------------------------------------------------------------------
     def _store_of(self, attempt: AttemptRecord) -> ObjectStore | None:
-        url = attempt.info.get("objects")
-        if not url:
+        reference = attempt.info.get("objects")  # relative to the store's folder, or (older runs) a URL or absolute path
+        if not reference:
             return None
-        if url not in self._objects:
-            self._objects[url] = ObjectStore(url)
-        return self._objects[url]
+        if reference not in self._objects:
+            self._objects[reference] = by_reference(reference, self.store.folder)
+        return self._objects[reference]
 
     def screenshot(self, attempt: AttemptRecord, key: str) -> bytes | None:
         objects = self._store_of(attempt)
