@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 import os
 import signal
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,12 +45,39 @@ def run(config: "PipelineConfig", verbose: bool = typer.Option(False, help="Show
 
 
 def _run(config: PipelineConfig, verbose: bool) -> None:
-    """The pipeline under Prefect, with progress bars, then the summary; exit 1 if an agent measured nothing."""
+    """The pipeline under Prefect: on a temporary server of the run's own unless PREFECT_API_URL names one."""
     out = config.out
     _prefect_defaults()
     if not verbose:  # the env var for the processes Prefect starts; the logger, in case Prefect was imported already
         os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
         logging.getLogger("prefect").setLevel(os.environ["PREFECT_LOGGING_LEVEL"])
+    with ExitStack() as stack:
+        if not os.environ.get("PREFECT_API_URL"):
+            stack.enter_context(_temporary_prefect(out))
+        _pipeline(config)
+
+
+@contextmanager
+def _temporary_prefect(out: Path) -> Iterator[None]:
+    """Prefect's temporary server for this run, as PREFECT_API_URL; a failed start is one line naming its cause."""
+    from flows.prefect_server import PrefectStartError, serving_prefect
+
+    timeout = float(os.environ["PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"])
+    with ExitStack() as stack:
+        try:
+            stack.enter_context(serving_prefect(out, timeout))
+        except PrefectStartError as err:
+            hint = ("a busy machine starts it slowly: raise PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS, or point "
+                    "PREFECT_API_URL at a running `prefect server start`" if err.timed_out else
+                    "fix that, or point PREFECT_API_URL at a running `prefect server start`")
+            typer.echo(f"error: {err}\n({hint}; nothing was lost, rerun with the same --out to resume)", err=True)
+            raise typer.Exit(1) from None
+        yield
+
+
+def _pipeline(config: PipelineConfig) -> None:
+    """The pipeline with its progress bars, then the summary; exit 1 if an agent measured nothing."""
+    out = config.out
     from flows.artifacts import listen
     from flows.pipeline import StageIncomplete, pipeline
 
@@ -66,14 +95,6 @@ def _run(config: PipelineConfig, verbose: bool) -> None:
             report = pipeline(config)
         except StageIncomplete as err:
             typer.echo(f"error: {err}", err=True)
-            raise typer.Exit(1) from None
-        except RuntimeError as err:
-            if "ephemeral Prefect API server" not in str(err):
-                raise
-            typer.echo(f"error: Prefect's temporary server did not start within "
-                       f"{os.environ['PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS']} s (a busy machine starts it slowly): "
-                       "raise PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS, or point PREFECT_API_URL at a running "
-                       "`prefect server start`; nothing was lost, rerun with the same --out to resume", err=True)
             raise typer.Exit(1) from None
     _summary(report)
     console.print(f"report: {out / 'report.md'}  dataset: {out / 'dataset'}", soft_wrap=True)

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from factory.tasks.synthesize import SynthConfig
+from runtime.replay import ReplaySample
 
 
 def _run_synthesis() -> SynthConfig:
@@ -40,7 +41,7 @@ class PipelineConfig(BaseModel):
     store_url: str | None = Field(default=None, description="Trajectory store: a SQLite path or a postgresql:// URL shared by "
                                   "every Ray worker (docs/engines.md); default OUT/rollouts/trajectories.db.")
     objects_url: str | None = Field(default=None, description="Object store for screenshots: a folder or an s3:// URL "
-                                    "(docs/engines.md); default $GYMFACTORY_HOME/objects.")
+                                    "(docs/engines.md); default OUT/objects, so the run folder holds everything it refers to.")
     batch: int = Field(default=6, ge=1, description="Tasks per Prefect task (keep Prefect tasks coarse).")
     agents: tuple[str, ...] = Field(default=("golden", "random", "reference"), description="Agents rolled out on the accepted "
                                     "tasks: the golden oracle, the random baseline, and models (the offline `reference` model, "
@@ -56,8 +57,13 @@ class PipelineConfig(BaseModel):
     baseline_sample: int | None = Field(default=24, ge=1, description="Roll the random baseline (the difficulty filter's "
                                         "reference) out on at most this many tasks; the others are kept unmeasured. None for all.")
     max_steps: int = Field(default=15, ge=1, description="Step limit of a rollout attempt.")
-    screenshots: bool = Field(default=True, description="Keep every rollout observation's screenshot in the object store (replay in "
-                              "`gymfactory dashboard`); off saves time and disk.")
+    screenshots: bool = Field(default=True, description="Keep rollout observations' screenshots in the object store (replay in "
+                              "`gymfactory dashboard`): every golden step's, and a sample of the other agents' attempts "
+                              "(--replay-sample, --replay-max-mb); off saves time and disk.")
+    replay_sample: float = Field(default=0.5, ge=0, le=1, description="Share of the non-golden rollout attempts (random baseline, "
+                                 "model agents) that keep their screenshots for replay, drawn by a hash of each attempt's name.")
+    replay_max_mb: float = Field(default=200, ge=0, description="Bound on the total size of those kept screenshots in the run, "
+                                 "in MB (a screenshot takes about 85 KB); attempts that start once it is reached keep none.")
     demo_screenshots: bool = Field(default=True, description="Screenshot the pages of each task's first golden run in validation: the "
                                    "image column of the dataset's `demonstrations` config (about 2% of validation's time, 85 KB a step); "
                                    "off, demonstrations carry the accessibility text only.")
@@ -82,6 +88,15 @@ class PipelineConfig(BaseModel):
     def trajectory_store(self) -> str:
         """The URL the rollouts write to: `store_url`, or the run folder's SQLite file."""
         return self.store_url or str(Path(self.out) / "rollouts" / "trajectories.db")
+
+    def object_store(self) -> str:
+        """Where screenshots and final states go: `objects_url`, or the run folder's `objects/` (absolute, as Ray workers
+        open it)."""
+        return self.objects_url or str(Path(self.out).resolve() / "objects")
+
+    def replay(self) -> ReplaySample:
+        """Which non-golden attempts keep their screenshots (runtime.replay)."""
+        return ReplaySample(rate=self.replay_sample, max_bytes=int(self.replay_max_mb * 1_000_000))
 
 
 # the options of `gymfactory run`: field (or "synth.<field>") -> option, where it differs from --field-name

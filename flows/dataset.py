@@ -28,9 +28,9 @@ from runtime.objectstore import ObjectStore
 from .artifacts import link
 from .config import PipelineConfig
 from .dataset_card import CardFacts, render
-from .dataset_columns import SplitOptions, heldout_groups, split_of, table as columns
+from .dataset_columns import SplitOptions, heldout_groups, heldout_rule, split_of, table as columns
 from .demonstrations import CONFIG as DEMONSTRATIONS, table as demonstration_rows
-from .run_evidence import DemoStep, RunEvidence, gather
+from .run_evidence import DemoStep, RunEvidence, gather, objects_of
 from .workdir import Workdir
 
 class ExportOptions(BaseModel):
@@ -45,12 +45,15 @@ class ExportOptions(BaseModel):
 
 
 def export(tasks: list[Task], folder: Path, demos: dict[str, list[str]] | None = None, evidence: RunEvidence | None = None,
-           options: ExportOptions | None = None, objects: ObjectStore | None = None) -> Path:
+           options: ExportOptions | None = None, objects: ObjectStore | None = None, run: Path | None = None) -> Path:
     """Write `folder/data/<split>-<fingerprint>-*.parquet`, `folder/demonstrations/<split>-<fingerprint>-*.parquet` and
     `folder/README.md`; returns the folder.
 
     `demos` (task id -> actions) fills demonstrations when there is no `evidence` of the run; `objects` is the object
-    store the demonstrations' screenshots are read from (none: rows without images). The data
+    store the demonstrations' screenshots are read from (none: rows without images); their bytes go into the parquet
+    files, and their paths are given relative to the `run` folder (none when the store is not in it). Without a
+    `source`, the card loads the folder by its path relative to the `run` folder that holds it, else by its
+    absolute path. The data
     file name carries a fingerprint of the content: `datasets` caches a local folder by its name and
     file patterns, so two exports both called `dataset` would otherwise share a cache. Same tasks and
     evidence give the same bytes, so publishing them again makes no new commit.
@@ -77,12 +80,15 @@ def export(tasks: list[Task], folder: Path, demos: dict[str, list[str]] | None =
     for name, part in parts.items():
         if part or name == "train":
             pq.write_table(whole.take([index[t.id] for t in part]), folder / "data" / f"{name}-{fingerprint}-00000-of-00001.parquet")
-        steps = demonstration_rows(part, evidence.demonstrations, objects)
+        steps = demonstration_rows(part, evidence.demonstrations, objects, run)
         if steps.num_rows:  # small row groups: a reader (the Hub's viewer) pages through screenshots a few at a time
             pq.write_table(steps, folder / DEMONSTRATIONS / f"{name}-{fingerprint}-00000-of-00001.parquet", row_group_size=64)
             demonstrations[name] = steps.num_rows
-    facts = CardFacts(source=options.source or str(folder.resolve()), fingerprint=fingerprint,
+    in_run = options.source is None and run is not None and folder.resolve().is_relative_to(Path(run).resolve())
+    source = options.source or (folder.resolve().relative_to(Path(run).resolve()).as_posix() if in_run else str(folder.resolve()))
+    facts = CardFacts(source=source, source_in_run=in_run, fingerprint=fingerprint,
                       splits={n: len(p) for n, p in parts.items()}, split_by=options.split.by, heldout=heldout,
+                      heldout_rule=heldout_rule(options.split),
                       license=options.license, gymfactory_version=gf_version,
                       app_versions={a: f"{v.version} ({v.digest[:10]})" for a, v in versions.items()},
                       reproduce=options.reproduce, unconfined=confine.unsafe(), demonstrations=demonstrations)
@@ -113,7 +119,7 @@ def dataset_flow(config: PipelineConfig) -> dict:
     folder = export(tasks, wd.path("dataset", "x").parent, evidence=gather(wd.root, config.trajectory_store()),
                     options=ExportOptions(reproduce=f"gymfactory run --tasks {config.synth.n} --seed {config.synth.seed} "
                                                f"--provider {config.provider}" + (" --catalogue" if config.synth.catalogue else "")),
-                    objects=ObjectStore(config.objects_url))
+                    objects=objects_of(wd.root, config.objects_url), run=wd.root)
     link("dataset-folder", folder, "Dataset folder (Hub layout): load with datasets.load_dataset(path), and its golden "
          "steps with datasets.load_dataset(path, 'demonstrations')")
     apps = len({app for t in tasks for app in t.apps})

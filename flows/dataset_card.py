@@ -16,7 +16,8 @@ from runtime import confine
 from runtime.actions import action_space_doc
 from contracts.status import SCORED
 
-from .run_evidence import RunEvidence
+from .dataset_columns import SplitOptions, heldout_rule, split_of
+from .run_evidence import RunEvidence, replay_counts, replay_line
 
 RUN_BLOCK = '''```python
 import datasets
@@ -49,10 +50,13 @@ class CardFacts(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     source: str = Field(description="What `datasets.load_dataset` takes: a Hub repo id or a folder.")
+    source_in_run: bool = Field(default=False, description="`source` is the folder's path relative to the run folder that "
+                                "made it (the card's code runs there), never a path of the machine that exported it.")
     fingerprint: str = Field(description="Content fingerprint in the data file names.")
     splits: dict[str, int] = Field(description="Split -> rows (empty splits have no data file).")
     split_by: str = Field(default="none", description="'app', 'family' or 'none'.")
     heldout: tuple[str, ...] = Field(default=(), description="The held-out apps or families.")
+    heldout_rule: str = Field(default="", description="How they were chosen, in words (`dataset_columns.heldout_rule`).")
     license: str = Field(default="cc-by-4.0", description="SPDX-style licence id of the data.")
     gymfactory_version: str
     app_versions: dict[str, str] = Field(default_factory=dict, description="App -> 'version (digest prefix)'.")
@@ -81,6 +85,10 @@ def render(tasks: list[Task], evidence: RunEvidence, facts: CardFacts) -> str:
     split = next((s for s, n in facts.splits.items() if n), "train")
     by_app = Counter(a for t in tasks for a in t.apps)
     by_family = Counter((t.meta.family, t.meta.cross_app) for t in tasks)
+    parts = ("train", "heldout") if facts.split_by != "none" else ()
+    part_of = {t.id: split_of(t, facts.split_by, facts.heldout) for t in tasks}
+    app_parts = Counter((a, part_of[t.id]) for t in tasks for a in t.apps)
+    family_parts = Counter((t.meta.family, part_of[t.id]) for t in tasks)
     by_diff = Counter((t.meta.difficulty, t.meta.difficulty_source) for t in tasks)
     by_capability = Counter(c for t in tasks for c in t.meta.capabilities)
     body = [
@@ -99,10 +107,18 @@ def render(tasks: list[Task], evidence: RunEvidence, facts: CardFacts) -> str:
     body += ["", "## Splits", "", _table(("split", "rows"), sorted(facts.splits.items()))]
     if facts.split_by != "none":
         body += ["", f"`heldout` holds out whole {_PLURAL.get(facts.split_by, facts.split_by)}: {', '.join(facts.heldout) or '-'}; "
-                 f"no task in `train` touches them."]
-    body += ["", "## Counts", "", "By app (a cross-app task counts for each of its apps):", "",
-             _table(("app", "tasks", "version"), [(a, n, facts.app_versions.get(a, "?")) for a, n in sorted(by_app.items())]),
-             "", "By family:", "", _table(("family", "tasks", "cross-app"), [(f, n, "yes" if x else "no") for (f, x), n in sorted(by_family.items())]),
+                 f"no task in `train` touches them. They are {facts.heldout_rule or 'as named when exported'}. The counts below "
+                 "give each app's and each family's tasks in either split."]
+    else:
+        body += ["", "No held-out split: `gymfactory publish RUN --repo ORG/NAME --holdout-by app` (or `family`) holds out whole "
+                 f"apps (or families) in a `heldout` split: those named with `--holdout`, else {heldout_rule(SplitOptions(by='app'))} "
+                 "(likewise for families)."]
+    body += ["", "## Counts", "", "By app (a cross-app task counts for each of its apps" + (", in each split" if parts else "") + "):", "",
+             _table(("app", "tasks", "version", *parts),
+                    [(a, n, facts.app_versions.get(a, "?"), *(app_parts[a, s] for s in parts)) for a, n in sorted(by_app.items())]),
+             "", "By family:", "", _table(("family", "tasks", "cross-app", *parts),
+                                          [(f, n, "yes" if x else "no", *(family_parts[f, s] for s in parts))
+                                           for (f, x), n in sorted(by_family.items())]),
              "", "By difficulty (measured: from the pass rate of the model agents over the task's family, see "
              "below; declared: the family's guess, where no model attempted it):", "",
              _table(("difficulty", "source", "tasks"), [(d, s, n) for (d, s), n in sorted(by_diff.items())]),
@@ -116,8 +132,10 @@ def render(tasks: list[Task], evidence: RunEvidence, facts: CardFacts) -> str:
     body += ["", "## Validation and reference agents", "",
              f"Verifier code, golden code and agent shell commands ran {confine.mode()} (see docs/security.md).", "",
              *_validation(tasks, evidence)]
+    where = (f", in the run folder that made this dataset (`{facts.source}` is the dataset's path there)" if facts.source_in_run else "")
     body += ["", "## How to run a row", "",
-             "In a checkout of gymfactory, set up by its `scripts/install.sh` (Debian's Chromium, bubblewrap, the virtual environment):", "",
+             "In a checkout of gymfactory, set up by its `scripts/install.sh` (Debian's Chromium, bubblewrap, the virtual "
+             f"environment){where}:", "",
              RUN_BLOCK.format(source=facts.source, split=split)]
     body += ["", "## Action language", "", "One action per step, as text (the `demonstration` column uses the same):", "",
              action_space_doc("desktop"), "", "`shell` exists on desktop tasks only (the workspace folder)."]
@@ -167,6 +185,9 @@ def _validation(tasks: list[Task], evidence: RunEvidence) -> list[str]:
                   f"Dropped as too easy: {len(evidence.too_easy)} (solved in every attempt by a model, or too often by the "
                   f"random agent). Attempted by agents but never solved except by the oracle: {len(evidence.unsolved)} "
                   "(`outcomes.unsolved`)."]
+    replay = replay_counts(evidence.attempts)
+    if replay["attempts"]:
+        lines += ["", replay_line(replay) + " They stay with the run, not in this dataset."]
     measured = _measured_families(tasks)
     if measured:
         lines += ["", "Pass rates per family of the model agents (pass@1: mean success; pass@k: tasks solved at least once in k "
@@ -214,6 +235,6 @@ _DEMO_COLUMNS = """| column | type | meaning |
 | `task_id`, `family`, `apps`, `form_factor`, `instruction` | string, string, list of string, string, string | the task (a row of the default config) |
 | `step` | int | index of the step in the golden run (0: the first page) |
 | `url`, `axtree` | string | the page the action was chosen on (server and instance id as `/i/<instance>`), its accessibility text with element ids [n] |
-| `screenshot` | image (PNG, embedded) | that page as the agent's browser showed it; null when the run kept no screenshots |
+| `screenshot` | image (PNG, embedded) | that page as the agent's browser showed it (its path: where the PNG lies in the run folder that made it); null when the run kept no screenshots |
 | `action` | string | the golden action, in the action language below |
 | `messages` | list of {role, content} | system prompt, history, this observation, and the action as the assistant's reply |"""

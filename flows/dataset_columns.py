@@ -55,6 +55,9 @@ class SplitOptions(BaseModel):
     heldout: tuple[str, ...] = Field(default=(), description="Apps or families to hold out; empty: a fixed ~20% of them, chosen by name hash.")
 
 
+_HELDOUT_SHARE = 0.2
+
+
 def heldout_groups(tasks: list[Task], split: SplitOptions) -> tuple[str, ...]:
     """The apps or families held out: the given ones, or ceil(20%) of them by a hash of their names (never all)."""
     if split.by == "none":
@@ -64,7 +67,18 @@ def heldout_groups(tasks: list[Task], split: SplitOptions) -> tuple[str, ...]:
     groups = sorted({g for t in tasks for g in _groups(t, split.by)}, key=lambda g: hashlib.sha256(g.encode()).hexdigest())
     if len(groups) < 2:
         return ()
-    return tuple(sorted(groups[: max(1, math.ceil(0.2 * len(groups)))]))
+    return tuple(sorted(groups[: max(1, math.ceil(_HELDOUT_SHARE * len(groups)))]))
+
+
+def heldout_rule(split: SplitOptions) -> str:
+    """How `heldout_groups` chose the held-out apps or families, in words for the card ('' with no held-out split)."""
+    if split.by == "none":
+        return ""
+    if split.heldout:
+        return "named when the dataset was exported (`--holdout`)"
+    groups = "apps" if split.by == "app" else "families"
+    return (f"the first ceil({100 * _HELDOUT_SHARE:g}%) of the export's {groups}, ordered by the SHA-256 hex digest of each "
+            f"name (never all of them; none when there is only one), so the same {groups} give the same split on every export")
 
 
 def split_of(task: Task, by: str, heldout: tuple[str, ...]) -> str:

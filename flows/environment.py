@@ -16,7 +16,7 @@ _slots = threading.BoundedSemaphore(4)
 @contextmanager
 def environment(concurrency: int, backend: str = "local", objects_url: str | None = None) -> Iterator[EnvironmentManager]:
     """Open (or reuse) the shared manager for the duration of a flow; `concurrency` browser slots, app servers on
-    `backend`, screenshots at `objects_url` (default `$GYMFACTORY_HOME/objects`)."""
+    `backend`, screenshots at `objects_url` (the run folder's `objects/`: `PipelineConfig.object_store()`)."""
     global _manager, _slots
     with _lock:
         owner = _manager is None

@@ -22,7 +22,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-EXIT_CODE = 130  # the shell's code for "ended by SIGINT"
 ORDER = ("worlds", "synthesize", "validate", "review", "rollouts", "train", "rollouts_trained", "dataset")
 
 
@@ -103,38 +102,54 @@ def _signal(pid: int, sig: int) -> None:
 
 
 class CtrlC:
-    """Installs the SIGINT handling of one `gymfactory run` (call `install()` in the main thread)."""
+    """Installs the SIGINT and SIGTERM handling of one `gymfactory run` or `loop` (call `install()` in the main thread).
+
+    SIGTERM is what a service manager, a batch scheduler's preemption or a container's stop sends: it stops
+    the run the way the first Ctrl-C does (children stopped, everything finished kept for the resume), with
+    the shell's code for it, 143.
+    """
 
     def __init__(self, message: Callable[[], str], grace_s: float = 2.0, scratch: Path | None = None):
         self.message, self.grace_s, self.scratch = message, grace_s, scratch
 
     def install(self) -> None:
         signal.signal(signal.SIGINT, self._first)
+        signal.signal(signal.SIGTERM, self._first)
 
     def _first(self, signum, frame) -> None:
-        signal.signal(signal.SIGINT, self._again)
-        os.write(2, f"\n{self.message()}\n".encode())
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, self._again)
+        said = "Interrupted" if signum == signal.SIGINT else f"Stopped by {signal.Signals(signum).name}"
+        os.write(2, f"\n{said}. {self.message()}\n".encode())
         devnull = os.open(os.devnull, os.O_WRONLY)
         for fd in (1, 2):  # the rest of this process's dying words (progress bars, Prefect's crash reports)
             os.dup2(devnull, fd)
         stop_descendants(self.grace_s)
         if self.scratch is not None:  # the run's temporary folders: nothing is left to close them
             shutil.rmtree(self.scratch, ignore_errors=True)
-        os._exit(EXIT_CODE)
+        os._exit(128 + signum)
 
     @staticmethod
     def _again(signum, frame) -> None:
-        """A second Ctrl-C: no more waiting; SIGKILL what is left and go."""
+        """A second Ctrl-C (or SIGTERM): no more waiting; SIGKILL what is left and go."""
         for pid in _descendants(os.getpid()):
             _signal(pid, signal.SIGKILL)
-        os._exit(EXIT_CODE)
+        os._exit(128 + signum)
 
 
-def on_ctrl_c(out: Path, scratch: Path | None = None, argv: list[str] | None = None) -> CtrlC:
-    """The handler of `gymfactory run --out OUT ...`: its one line names what was kept and the resume command;
-    `scratch` (the run's temporary folder) is removed once every process is stopped."""
+def on_ctrl_c(out: Path, scratch: Path | None = None, argv: list[str] | None = None,
+              describe: Callable[[Path], str] = kept) -> CtrlC:
+    """The handler of `gymfactory run --out OUT ...` (and `loop`): its one line names what was kept (`describe(out)`)
+    and the resume command; `scratch` (the run's temporary folder) is removed once every process is stopped."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    return CtrlC(lambda: f"Interrupted. Kept in {out}: {kept(out)}. Resume with: {resume_command(argv)}", scratch=scratch)
+    return CtrlC(lambda: f"Kept in {out}: {describe(out)}. Resume with: {resume_command(argv)}", scratch=scratch)
+
+
+def loop_kept(out: Path) -> str:
+    """What a rerun of `gymfactory loop` reuses: the files of OUT/loop (its task pool, attempts, rounds, checkpoints)."""
+    folder = Path(out) / "loop"
+    names = sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
+    return f"loop/{{{','.join(names)}}}" if names else "nothing yet"
 
 
 @contextmanager

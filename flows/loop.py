@@ -7,7 +7,9 @@ round. With `train` (a model agent: `reference` or `policy`), the agent's policy
 the round's regenerated tasks (SFT on their golden demonstrations, then `train_steps` GRPO steps) and
 the next round rolls out the new checkpoint; after the last round the final checkpoint is measured on
 the held-out set once more. Output in `OUT/loop/`: `round-<r>/` (the regenerated version, and with
-training `round-<r>/train/` with its checkpoints), `trajectories.db`, `report.json` and `report.md`.
+training `round-<r>/train/` with its checkpoints), `trajectories.db`, `report.json` and `report.md`. The agent's
+attempts keep their screenshots (in the run's `objects/`) as the run's rollouts do: a sample of them, under one bound
+on their size for the whole loop (`--replay-sample`, `--replay-max-mb`; `flows.rollouts.replay_budget`).
 """
 
 from __future__ import annotations
@@ -30,12 +32,16 @@ from factory.tasks.synthesize import synthesize
 from factory.verifiers.validate import accepted_task
 from runtime.agents import AgentOptions
 from runtime.dashboard.data import TrajectoryView, rate_rows
-from runtime.rollout import rollout
+from runtime.replay import ReplayBudget
+from runtime.rollout import AttemptResult, rollout
 from runtime.store import TrajectoryStore
 
 from .artifacts import table
+from .difficulty import ORACLE
 from .environment import current, environment
 from .regenerate import RegenerateConfig, regenerate_version
+from .rollouts import replay_budget, replay_summary
+from .run_evidence import replay_line
 from .validation import validate_batch
 from .workdir import Workdir
 
@@ -82,9 +88,17 @@ def _validated(tasks: list[Task], config: LoopConfig) -> list[Task]:
     return [accepted_task(t, results[t.id]) for t in tasks if t.id in results and results[t.id].accepted]
 
 
-def _roll(tasks: list[Task], config: LoopConfig, store: TrajectoryStore, run: str, policy: str | None) -> None:
-    rollout(tasks, config.agent, config.attempts, config.concurrency, options=AgentOptions(model=policy), max_steps=config.max_steps,
-            manager=current(), store=store, run=run, screenshots=config.screenshots)
+def _roll(tasks: list[Task], config: LoopConfig, store: TrajectoryStore, run: str, policy: str | None,
+          replay: ReplayBudget | None) -> list[AttemptResult]:
+    """The agent's attempts at `tasks`, stored under `run`; with `replay`, only those it draws keep their screenshots."""
+    return list(rollout(tasks, config.agent, config.attempts, config.concurrency, options=AgentOptions(model=policy),
+                        max_steps=config.max_steps, manager=current(), store=store, run=run, screenshots=config.screenshots,
+                        replay=replay).results)
+
+
+def _runs(config: LoopConfig) -> set[str]:
+    """The names the loop stores its rollouts under."""
+    return {f"loop-r{r}-{part}" for r in range(1, config.rounds + 1) for part in ("train", "heldout")} | {"loop-final-heldout"}
 
 
 def _heldout(store: TrajectoryStore, run: str) -> tuple[dict[str, float], float | None]:
@@ -122,7 +136,8 @@ def loop_flow(config: LoopConfig) -> dict:
         return done
     store_path = wd.path("loop", "trajectories.db")
     rounds: list[dict] = []
-    with environment(config.concurrency, config.backend, config.objects_url):
+    attempts: list[AttemptResult] = []
+    with environment(config.concurrency, config.backend, config.object_store()):
         base = wd.path("loop", "base.jsonl")
         if not base.is_file():
             synth = config.synth.model_copy(update={"n": config.base_tasks + config.heldout_tasks,
@@ -132,18 +147,18 @@ def loop_flow(config: LoopConfig) -> dict:
         heldout, train = pool[: config.heldout_tasks], pool[config.heldout_tasks :]
         store = TrajectoryStore(store_path)
         policy = config.start_policy()
+        replay = None if config.agent == ORACLE else replay_budget(config, str(store_path), _runs(config))  # golden: demonstrations
         try:
             for r in range(1, config.rounds + 1):
                 clock = time.monotonic()
-                _roll(train, config, store, f"loop-r{r}-train", policy)
-                _roll(heldout, config, store, f"loop-r{r}-heldout", policy)
+                attempts += _roll(train, config, store, f"loop-r{r}-train", policy, replay)
+                attempts += _roll(heldout, config, store, f"loop-r{r}-heldout", policy, replay)
                 by_cap, overall = _heldout(store, f"loop-r{r}-heldout")
                 target = TargetConfig(n=config.new_tasks, seed=config.synth.seed * 1000 + 100 + r, personas=config.synth.personas,
                                       scenarios=config.synth.scenarios, distractor_rate=config.distractor_rate,
                                       families=config.synth.families)
                 runs = tuple(f"loop-r{k}-train" for k in range(1, r + 1))
-                summary = regenerate_version(store_path, config.agent, runs, target, wd.path("loop", f"round-{r}", "x").parent,
-                                             config.validation_runs, config.concurrency, config.batch, parent=str(config.out))
+                summary = regenerate_version(config, store_path, config.agent, runs, target, wd.path("loop", f"round-{r}", "x").parent)
                 row = {"round": r, "policy": policy, "train_tasks": len(train), "heldout_success": by_cap, "heldout_overall": overall,
                        "top": summary["top"], "focus": summary["focus"], "new_tasks": summary["accepted"],
                        "targeted_share": summary["targeted_share"]}
@@ -157,7 +172,7 @@ def loop_flow(config: LoopConfig) -> dict:
                       + (f", trained on {row['training']['demos']} demonstrations -> {policy}" if "training" in row else ""))
                 train = load_tasks(round_dir / "tasks.jsonl") or train
             if config.train:  # the last round's training, measured
-                _roll(heldout, config, store, "loop-final-heldout", policy)
+                attempts += _roll(heldout, config, store, "loop-final-heldout", policy, replay)
                 by_cap, overall = _heldout(store, "loop-final-heldout")
                 rounds.append({"round": "final", "policy": policy, "heldout_success": by_cap, "heldout_overall": overall,
                                "top": [], "focus": None, "new_tasks": 0, "targeted_share": 0.0, "seconds": 0.0})
@@ -168,7 +183,8 @@ def loop_flow(config: LoopConfig) -> dict:
           f"Held-out success per capability per round ({config.agent})")
     table("loop-targeting", [{k: row[k] for k in ("round", "top", "focus", "new_tasks", "targeted_share", "seconds")} for row in rounds],
           "What each round targeted, and the share of its new tasks that exercise the top capability")
-    report = {"agent": config.agent, "rounds": rounds,
+    replay_kept = replay_summary({config.agent: attempts}, config)
+    report = {"agent": config.agent, "rounds": rounds, "replay": replay_kept,
               "training": (f"SFT ({config.train_sft_epochs} epochs) + {config.train_steps} GRPO steps on each round's regenerated "
                            f"tasks, from {config.start_policy()}") if config.train
               else "not run between rounds (the loop measures regeneration alone; --train trains a model agent)"}
@@ -188,5 +204,7 @@ def loop_flow(config: LoopConfig) -> dict:
         lines += ["", "| round | demonstrations | SFT loss | GRPO steps | checkpoint |", "|---|---|---|---|---|"]
         lines += [f"| {row['round']} | {row['training']['demos']} | " + " -> ".join(f"{x:.3f}" for x in row["training"]["sft_loss"] if x is not None)
                   + f" | {row['training']['grpo_steps']} | {row['training']['checkpoint']} |" for row in trained]
+    if replay_kept["attempts"]:
+        note += "\n\n" + replay_line(replay_kept)
     wd.path("loop", "report.md").write_text("\n".join(lines) + "\n\n" + note + "\n")
-    return wd.finish("loop", inputs, {"rounds": rounds}, time.monotonic() - started)
+    return wd.finish("loop", inputs, {"rounds": rounds, "replay": replay_kept}, time.monotonic() - started)

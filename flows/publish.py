@@ -25,7 +25,7 @@ from contracts.errors import InputError
 from .artifacts import table
 from .dataset import ExportOptions, export
 from .dataset_columns import SplitOptions
-from .run_evidence import gather
+from .run_evidence import gather, objects_of
 
 _DATA_FILE = re.compile(r"^data/(\w+)-([0-9a-f]{12})-\d{5}-of-\d{5}\.parquet$")
 
@@ -42,6 +42,8 @@ class PublishConfig(BaseModel):
     dry_run: bool = Field(default=False, description="Export and compare with the Hub, write nothing there.")
     split: SplitOptions = Field(default_factory=SplitOptions, description="Held-out apps or families.")
     license: str = Field(default="cc-by-4.0", description="Licence of the data, written in the card.")
+    objects_url: str | None = Field(default=None, description="The run's object store, where its demonstrations' screenshots "
+                                    "are read from: the `--objects-url` the run was given; default the run folder's objects/.")
 
 
 class PublishResult(BaseModel):
@@ -67,7 +69,8 @@ class PublishError(InputError):
 
 
 def stage(config: PublishConfig) -> Path:
-    """Export the run's tasks and evidence into `RUN/publish/<org>--<name>/`, the card loading from the repo id."""
+    """Export the run's tasks and evidence into `RUN/publish/<org>--<name>/`, the card loading from the repo id, the
+    demonstrations' screenshots embedded from the run's object store: the folder is complete as it is uploaded."""
     tasks_dir = config.run / "tasks"
     source = next((p for p in (tasks_dir / "final.jsonl", tasks_dir / "reviewed.jsonl") if p.is_file()), None)
     if source is None:
@@ -78,7 +81,8 @@ def stage(config: PublishConfig) -> Path:
     folder = config.run / "publish" / config.repo.replace("/", "--")
     return export(tasks, folder, evidence=gather(config.run),
                   options=ExportOptions(split=config.split, source=config.repo, license=config.license,
-                                        reproduce=_run_command(config.run)))
+                                        reproduce=_run_command(config.run)),
+                  objects=objects_of(config.run, config.objects_url), run=config.run)
 
 
 def _run_command(run: Path) -> str:

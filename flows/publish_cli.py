@@ -22,6 +22,8 @@ def publish(
     holdout: list[str] = typer.Option([], "--holdout", help="Apps or families to hold out (default: ~20% by name hash)."),
     to: str | None = typer.Option(None, "--to", help="Copy the dataset to object storage (s3://bucket/prefix, any fsspec URL "
                                   "or a folder) under <org>--<name>/, instead of the Hub."),
+    objects_url: str | None = typer.Option(None, "--objects-url", help="The run's object store, if it was given one with "
+                                           "`gymfactory run --objects-url` (default: RUN/objects)."),
 ) -> None:
     """Export RUN's tasks as a dataset and publish it: create the repo, commit what changed, tag the revision."""
     from pydantic import ValidationError
@@ -30,7 +32,7 @@ def publish(
 
     try:
         config = PublishConfig(run=run, repo=repo, private=private, revision=revision, dry_run=dry_run,
-                               split=SplitOptions(by=holdout_by, heldout=tuple(holdout)))
+                               split=SplitOptions(by=holdout_by, heldout=tuple(holdout)), objects_url=objects_url)
     except ValidationError as err:
         raise InputError(f"publish: {err.errors()[0]['loc'][-1]}: {err.errors()[0]['msg']}") from None
     if to is not None:

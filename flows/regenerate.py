@@ -3,7 +3,9 @@
 `gymfactory regenerate --from RUN` and the `regenerate` deployment read the same config. The new
 version lives in `RUN/regenerated/v<k>/`: `profile.json` (the weakness profile), `tasks.jsonl` (the
 accepted targeted tasks), `validation.jsonl`, `lineage.json` (parent run, agent, profile, plan) and
-`dataset/` in the Hub layout, which carries `lineage.json` and `profile.json` too.
+`dataset/` in the Hub layout, which carries `lineage.json` and `profile.json` too. The dataset is exported as the
+run's own is (`flows.dataset.export`): its demonstrations are the targeted tasks' golden runs in validation, their
+screenshots kept in the run's object store and embedded, named by their path in the run folder.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from .artifacts import link, table
 from .config import PipelineConfig
 from .dataset import ExportOptions, export
 from .environment import environment
+from .run_evidence import objects_of, validation_evidence
 from .validation import validate_batch
 from .workdir import TRAJECTORIES, Workdir
 
@@ -45,9 +48,11 @@ class RegenerateConfig(PipelineConfig):
     use_llm: bool = Field(default=True, description="Let an LLM refine the diagnosis when a provider key is set.")
 
 
-def regenerate_version(store: Path, agent: str, runs: tuple[str, ...] | None, target: TargetConfig, folder: Path,
-                       validation_runs: int, concurrency: int, batch: int, parent: str, llm: str | None = None) -> dict:
-    """Diagnose `agent` in `store`, write targeted tasks through validation into `folder`; returns the summary."""
+def regenerate_version(config: PipelineConfig, store: Path, agent: str, runs: tuple[str, ...] | None, target: TargetConfig,
+                       folder: Path, llm: str | None = None) -> dict:
+    """Diagnose `agent` in `store`, write targeted tasks through validation into `folder`; returns the summary. The run
+    folder `config.out` is the parent; its validation runs, concurrency, batch, object store and demonstration
+    screenshots are the config's."""
     view = TrajectoryView(TrajectoryStore(store))
     try:
         profile = diagnose(view, DiagnoseConfig(agent=agent, runs=runs, llm=llm))
@@ -61,9 +66,9 @@ def regenerate_version(store: Path, agent: str, runs: tuple[str, ...] | None, ta
     (folder / "profile.json").write_text(profile.model_dump_json(indent=1))
     tasks, chosen = targeted_tasks(profile, failed, target)
     results = []
-    with environment(concurrency):
-        batches = [tasks[i : i + batch] for i in range(0, len(tasks), batch)]
-        for future in [validate_batch.submit(b, validation_runs) for b in batches]:
+    with environment(config.concurrency, config.backend, config.object_store()):
+        batches = [tasks[i : i + config.batch] for i in range(0, len(tasks), config.batch)]
+        for future in [validate_batch.submit(b, config.validation_runs, config.demo_screenshots) for b in batches]:
             results.extend(future.result())
     verdicts = {r.task_id: r for r in results}
     (folder / "validation.jsonl").write_text("".join(r.model_dump_json() + "\n" for r in results))
@@ -71,11 +76,13 @@ def regenerate_version(store: Path, agent: str, runs: tuple[str, ...] | None, ta
     save_tasks(accepted, folder / "tasks.jsonl")
     top = profile.top(1)
     share = round(sum(bool(top) and top[0] in t.meta.capabilities for t in accepted) / len(accepted), 3) if accepted else 0.0
-    lineage = {"parent_run": parent, "agent": agent, "runs": list(profile.runs), "profile": "profile.json",
+    lineage = {"parent_run": str(config.out), "agent": agent, "runs": list(profile.runs), "profile": "profile.json",
                "top_capabilities": profile.top(3), "plan": chosen.model_dump(), "synthesized": len(tasks), "accepted": len(accepted),
                "targeted_share": share, "created": time.time()}
     (folder / "lineage.json").write_text(json.dumps(lineage, indent=1))
-    export(accepted, folder / "dataset", options=ExportOptions(reproduce=f"gymfactory regenerate --from {parent}"))
+    export(accepted, folder / "dataset", evidence=validation_evidence(results),
+           options=ExportOptions(reproduce="gymfactory regenerate --from RUN"),
+           objects=objects_of(config.out, config.objects_url), run=Path(config.out))
     for name in ("lineage.json", "profile.json"):  # the version carries its parent run and profile wherever it is published
         (folder / "dataset" / name).write_text((folder / name).read_text())
     caps = Counter(c for t in accepted for c in t.meta.capabilities)
@@ -107,8 +114,8 @@ def regenerate_flow(config: RegenerateConfig) -> dict:
     synth = config.synth
     target = TargetConfig(n=config.new_tasks, seed=synth.seed * 1000 + version, personas=synth.personas, scenarios=synth.scenarios,
                           distractor_rate=config.distractor_rate, families=synth.families)
-    summary = regenerate_version(store, agent, None, target, wd.path("regenerated", f"v{version}", "x").parent, config.validation_runs,
-                                 config.concurrency, config.batch, parent=str(config.out), llm=default_llm() if config.use_llm else None)
+    summary = regenerate_version(config, store, agent, None, target, wd.path("regenerated", f"v{version}", "x").parent,
+                                 llm=default_llm() if config.use_llm else None)
     table("regenerate-profile", summary["profile"], f"Weakness profile of {agent} (weakest first)")
     link("regenerated-dataset", Path(summary["path"]) / "dataset", f"Dataset version v{version}, targeted at {summary['top']}")
     print(f"regenerate: {agent} weakest at {summary['top']}; {summary['accepted']}/{summary['synthesized']} targeted tasks accepted "

@@ -36,7 +36,10 @@ def loop_command(config: "LoopConfig") -> None:
 
     check_agent(config.agent)
     config = LoopConfig(**{**config.model_dump(), "agents": (config.agent,)})  # the measured agent is the one rolled out
+    from flows.interrupt import loop_kept, on_ctrl_c
+
     _prefect_defaults()
+    on_ctrl_c(config.out, describe=loop_kept).install()  # Ctrl-C or SIGTERM: one line (what was kept, how to resume), children stopped
     summary = loop_flow(config)
     for row in summary["rounds"]:
         typer.echo(f"round {row['round']}: top {', '.join(row['top']) or '-'}, targeted share {row['targeted_share']:.2f}, "
@@ -56,7 +59,7 @@ def register(root: typer.Typer) -> None:
     root.command("regenerate")(regenerate(regenerate_command))
     loop = config_options(LoopConfig, only=("out", "rounds", "agent", "model", "base_tasks", "heldout_tasks", "new_tasks", "max_steps",
                                             "concurrency", "validation_runs", "synth.seed", "synth.families", "train", "train_sft_epochs",
-                                            "train_steps", "train_lr", "train_layers"),
+                                            "train_steps", "train_lr", "train_layers", "screenshots", "replay_sample", "replay_max_mb"),
                           names={"synth.families": "--family"},
                           helps={"out": "Output folder (the loop writes OUT/loop/; a rerun resumes).",
                                  "model": "With --agent reference or policy: the model to start from (a registered name or a "

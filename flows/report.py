@@ -11,6 +11,7 @@ from prefect.artifacts import create_markdown_artifact
 from runtime import confine
 
 from .config import PipelineConfig
+from .run_evidence import replay_line
 from .workdir import Workdir
 
 STAGES = ("worlds", "synthesize", "validate", "review", "rollouts", "train", "rollouts_trained", "dataset")
@@ -31,7 +32,8 @@ def markdown(config: PipelineConfig, stages: dict) -> str:
              f"Untrusted code (verifiers, golden code, agent shell): {confine.mode()}", "",
              "| stage | result | seconds |", "|---|---|---|"]
     for stage, summary in stages.items():
-        shown = ", ".join(f"{k}={v}" for k, v in summary.items() if k not in ("seconds", "agents", "reasons", "findings", "difficulty"))
+        shown = ", ".join(f"{k}={v}" for k, v in summary.items()
+                          if k not in ("seconds", "agents", "reasons", "findings", "difficulty", "replay"))
         lines.append(f"| {stage} | {shown} | {summary['seconds']:.1f} |")
     if "validate" in stages and stages["validate"].get("reasons"):
         lines += ["", "## Rejected in validation", "", "| reason | tasks |", "|---|---|"]
@@ -42,6 +44,9 @@ def markdown(config: PipelineConfig, stages: dict) -> str:
                       "| agent | attempts | success rate | mean reward | env errors |", "|---|---|---|---|---|"]
             lines += [f"| {a['agent']} | {a['attempts']} | {a['success_rate']:.2f} | {a['mean_reward']:.2f} | {a['env_errors']} |"
                       for a in stages[stage]["agents"]]
+    replay = stages.get("rollouts", {}).get("replay")
+    if replay and replay.get("attempts"):
+        lines += ["", replay_line(replay)]
     difficulty = stages.get("rollouts", {}).get("difficulty") or {}
     if difficulty:
         lines += ["", "## Measured difficulty", "",

@@ -1,4 +1,9 @@
-"""Flow: roll agents out on the reviewed tasks (evaluation and data collection), then the difficulty filter."""
+"""Flow: roll agents out on the reviewed tasks (evaluation and data collection), then the difficulty filter.
+
+Golden attempts keep every screenshot; the other agents' attempts keep theirs for a sample drawn under the run's
+bound on their size (`runtime.replay`: `--replay-sample`, `--replay-max-mb`), and the stage's summary says how
+many did and why the others did not.
+"""
 
 from __future__ import annotations
 
@@ -13,11 +18,13 @@ from prefect.task_runners import ThreadPoolTaskRunner
 from contracts.taskfiles import load_tasks, save_tasks
 from contracts.task import Task
 from runtime.agents import AgentOptions, is_baseline
+from runtime.replay import ReplayBudget
 from runtime.rollout import AttemptResult, RolloutReport, rollout
 from contracts.status import SCORED
 from runtime.store import TrajectoryStore
 
 from .environment import browser_slot, current
+from .run_evidence import replay_counts
 from .runners import RolloutJob, fanout, pool_summary, ray_pool, shared_url
 from .artifacts import ProgressArtifact, table
 from .config import PipelineConfig
@@ -27,14 +34,16 @@ from .workdir import Workdir
 
 @task(name="rollout-batch", cache_policy=NONE)
 def rollout_batch(tasks: list[Task], agent: str, attempts: int, max_steps: int, store_url: str, model: str | None,
-                  run: str, screenshots: bool = True) -> list[AttemptResult]:
+                  run: str, screenshots: bool = True, replay: ReplayBudget | None = None) -> list[AttemptResult]:
     """Attempts of one agent at a batch of tasks, one browser slot at a time per attempt.
 
     Attempts are stored under `run`: a rerun keeps those already finished and redoes the ones an
-    interruption cut off (closed as interrupted), so no attempt is done twice.
+    interruption cut off (closed as interrupted), so no attempt is done twice. With a `replay` budget
+    (the run's, shared by its batches), only the attempts it draws keep their screenshots.
     """
     if (pool := ray_pool()) is not None:  # the Ray runner: the batch's tasks spread over its workers
-        job = RolloutJob(agent, attempts, max_steps, shared_url(store_url), model, run, screenshots)
+        job = RolloutJob(agent, attempts, max_steps, shared_url(store_url), model, run, screenshots,
+                         replay.sample if replay is not None else None)
         return [r for results in pool.map(job, tasks) for r in results]
     store = TrajectoryStore(store_url)
     try:
@@ -42,7 +51,7 @@ def rollout_batch(tasks: list[Task], agent: str, attempts: int, max_steps: int, 
         for t in tasks:
             with browser_slot():
                 report = rollout([t], agent, attempts, 1, options=AgentOptions(model=model), max_steps=max_steps,
-                                 manager=current(), store=store, run=run, screenshots=screenshots)
+                                 manager=current(), store=store, run=run, screenshots=screenshots, replay=replay)
             out.extend(report.results)
         return out
     finally:
@@ -84,6 +93,8 @@ def rollouts_flow(config: PipelineConfig, tasks_file: str = "tasks/reviewed.json
     wd.path("rollouts", "x")  # the folder of the agents' results, whichever store holds the trajectories
     store_url = config.trajectory_store()
     TrajectoryStore(store_url).close()  # create the tables once, before batches open it from several threads
+    runs = {agent: _run_name(stage, agent, inputs[0], model, config) for agent in agents}
+    replay = replay_budget(config, store_url, {r for a, r in runs.items() if a != ORACLE})
     by_agent: dict[str, list[AttemptResult]] = {}
     with fanout(config) as pool:
         submitted = []  # every agent's batches at once: the golden sample alone is too few batches to fill the slots
@@ -93,9 +104,9 @@ def rollouts_flow(config: PipelineConfig, tasks_file: str = "tasks/reviewed.json
             progress = ProgressArtifact(f"{stage}-{agent}-progress", len(mine), f"Tasks attempted by {agent}")
             size = max(1, min(config.batch, math.ceil(len(mine) / config.concurrency)))  # at least one batch per slot
             batches = [mine[i : i + size] for i in range(0, len(mine), size)]
-            run = f"{stage}-{agent}-{Workdir.fingerprint([inputs[0], plan['attempts'], plan['steps'], model])}"  # same work -> same run
-            shots = config.screenshots and not is_baseline(agent)  # the difficulty filter's reference leaves nothing to replay
-            futures = [rollout_batch.submit(b, agent, plan["attempts"], plan["steps"], store_url, model, run, shots) for b in batches]
+            sampled = None if agent == ORACLE else replay  # golden runs are demonstrations: kept whole
+            futures = [rollout_batch.submit(b, agent, plan["attempts"], plan["steps"], store_url, model, runs[agent],
+                                            config.screenshots, sampled) for b in batches]
             submitted.append((agent, futures, batches, progress))
         for agent, futures, batches, progress in submitted:
             results: list[AttemptResult] = []
@@ -106,12 +117,39 @@ def rollouts_flow(config: PipelineConfig, tasks_file: str = "tasks/reviewed.json
             wd.path("rollouts", f"{agent}.jsonl").write_text("".join(r.model_dump_json() + "\n" for r in results))
     rows = [summarize(a, r) for a, r in by_agent.items()]
     table(f"{stage}-by-agent", rows, "Rollout success by agent (env errors apart, never counted as failures)")
-    summary = {"agents": rows, **pool_summary(pool)}
+    summary = {"agents": rows, "replay": replay_summary(by_agent, config), **pool_summary(pool)}
     if stage == "rollouts" and ("random" in by_agent or models(by_agent)):
         summary["difficulty"] = _difficulty_filter(wd, tasks, by_agent, config)
         if summary["difficulty"]["families"]:
             table(f"{stage}-difficulty", summary["difficulty"]["families"], "Measured difficulty: pass@k per family of each model agent")
     return wd.finish(stage, inputs, summary, time.monotonic() - started)
+
+
+def _run_name(stage: str, agent: str, source: str, model: str | None, config: PipelineConfig) -> str:
+    """The name an agent's attempts are stored under: the same work gets the same name, so a rerun resumes it."""
+    plan = _plan(agent, config)
+    return f"{stage}-{agent}-{Workdir.fingerprint([source, plan['attempts'], plan['steps'], model])}"
+
+
+def replay_budget(config: PipelineConfig, store_url: str, runs: set[str]) -> ReplayBudget:
+    """The one budget of the non-golden attempts' screenshots of `runs` (`--replay-sample`, `--replay-max-mb`), counting
+    what their finished attempts in the store kept already: the rollouts stage's, and the loop's over all its rounds."""
+    return ReplayBudget(config.replay(), used=_kept_bytes(store_url, runs))
+
+
+def _kept_bytes(store_url: str, runs: set[str]) -> int:
+    """Bytes of the screenshots that finished attempts of `runs` kept already (a resumed stage starts its budget there)."""
+    store = TrajectoryStore(store_url)
+    try:
+        return sum(int(a.info.get("screenshot_bytes") or 0) for a in store.attempts()
+                   if a.info.get("run") in runs and a.info.get("screenshots") == "kept")
+    finally:
+        store.close()
+
+
+def replay_summary(by_agent: dict[str, list[AttemptResult]], config: PipelineConfig) -> dict:
+    """How many non-golden attempts kept their screenshots for replay, their size, and why the others did not."""
+    return {**replay_counts(by_agent), "sample": config.replay_sample, "max_mb": config.replay_max_mb}
 
 
 def models(agents) -> list[str]:

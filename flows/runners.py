@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Iterator
 from contracts.task import Task
 from factory.verifiers.validate import ValidationConfig, ValidationResult, validate_task
 from runtime.agents import AgentOptions
+from runtime.replay import ReplaySample, budget_for
 from runtime.rollout import AttemptResult, rollout
 from runtime.session import Outcome
 from runtime.store import TrajectoryStore
@@ -39,13 +40,13 @@ def fanout(config: PipelineConfig) -> Iterator["RayPool | None"]:
     """The runner of a flow's batches for its duration: None for `local`, the Ray pool for `ray`."""
     global _pool
     if config.runner == "local":
-        with environment(config.concurrency, config.backend, config.objects_url):
+        with environment(config.concurrency, config.backend, config.object_store()):
             yield None
         return
     from runtime.ray_pool import RayPool, RayPoolConfig  # Ray (seconds to import) only when asked for
 
     pool_config = RayPoolConfig(address=config.ray_address, sessions=config.concurrency, backend=config.backend,
-                                objects_url=config.objects_url)
+                                objects_url=config.object_store())
     with RayPool(pool_config) as pool:
         _pool = pool
         try:
@@ -94,7 +95,9 @@ class ValidateJob:
 
 @dataclass(frozen=True)
 class RolloutJob:
-    """Every attempt of one agent at one task, on a worker, stored under `run` in the shared store."""
+    """Every attempt of one agent at one task, on a worker, stored under `run` in the shared store; with `replay`, the
+    attempts the sample draws keep their screenshots, each worker bounding what it keeps of the run by the same figure
+    (so the run keeps at most workers x bound)."""
 
     agent: str
     attempts: int
@@ -103,13 +106,15 @@ class RolloutJob:
     model: str | None
     run_name: str
     screenshots: bool = True
+    replay: ReplaySample | None = None
 
     def run(self, manager: "EnvironmentManager", task: Task) -> list[AttemptResult]:
         store = TrajectoryStore(self.store_url)
+        budget = budget_for(self.run_name, self.replay) if self.replay is not None else None
         try:
             report = rollout([task], self.agent, self.attempts, 1, options=AgentOptions(model=self.model),
                              max_steps=self.max_steps, manager=manager, store=store, run=self.run_name,
-                             screenshots=self.screenshots)
+                             screenshots=self.screenshots, replay=budget)
             return list(report.results)
         finally:
             store.close()

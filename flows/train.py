@@ -32,7 +32,7 @@ def train_stage(config: PipelineConfig) -> dict:
     inputs = [Workdir.fingerprint(source.read_text()), config.train_sft_epochs, config.train_steps, config.synth.seed, policy or "tiny"]
     if (done := wd.done("train", inputs)) is not None:
         return done
-    with environment(config.concurrency, config.backend, config.objects_url) as manager:
+    with environment(config.concurrency, config.backend, config.object_store()) as manager:
         report = train(train_config, log=print, manager=manager)
     steps = [{"step": s.get("step"), "reward": s.get("reward_mean"), "success": s.get("success_rate"), "k3": s.get("k3")}
              for s in report.steps]

@@ -88,8 +88,10 @@ class Workdir:
         return record
 
     def reset(self) -> None:
-        """Forget every finished stage and the stored attempts (other outputs are overwritten as stages rerun)."""
+        """Forget every finished stage, the stored attempts and the run's own screenshots (other outputs are overwritten as
+        stages rerun)."""
         shutil.rmtree(self.root / "stages", ignore_errors=True)
+        shutil.rmtree(self.root / "objects", ignore_errors=True)
         store = self.root.joinpath(*TRAJECTORIES)
         for path in (store, store.with_name(store.name + "-wal"), store.with_name(store.name + "-shm")):
             path.unlink(missing_ok=True)  # else the rerun's rollouts would resume from them instead of starting over

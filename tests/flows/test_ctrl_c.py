@@ -83,7 +83,7 @@ _SLOW_TO_STOP = textwrap.dedent("""
                               "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); print('up', flush=True); time.sleep(120)"],
                              stdout=subprocess.PIPE)
     child.stdout.readline()
-    CtrlC(lambda: "Interrupted. (test)", grace_s=60).install()
+    CtrlC(lambda: "(test)", grace_s=60).install()
     print(child.pid, flush=True)
     time.sleep(120)
 """)
@@ -104,3 +104,35 @@ def test_a_second_ctrl_c_exits_at_once_and_kills_what_is_left(tmp_path):
     time.sleep(0.2)
     status = Path(f"/proc/{child}/stat")
     assert not status.exists() or status.read_text().rsplit(")", 1)[1].split()[0] == "Z"
+
+
+def _tree(pid: int) -> list[int]:
+    from flows.interrupt import _descendants
+
+    return _descendants(pid)
+
+
+def test_sigterm_to_the_run_alone_stops_it_and_everything_it_started(tmp_path, own_tmp):
+    """What `docker stop` or a scheduler's preemption sends: SIGTERM to the main process only, not its group."""
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "gymfactory.cli", "run", "--out", str(out), "--tasks", "2", "--agent", "golden",
+               "--concurrency", "2"]
+    proc = subprocess.Popen(command, cwd=ROOT, env=_env(tmp_path, own_tmp), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    deadline = time.monotonic() + 300
+    while not (out / "tasks" / "validation.jsonl").is_file() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert proc.poll() is None, "the run ended before validation"
+    time.sleep(1.0)
+    started = _tree(proc.pid)
+    assert started, "the run had started no process (Prefect's server, app servers, a browser)"
+    os.kill(proc.pid, signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    lines = [line for line in err.decode().splitlines() if line.strip()]
+    assert proc.returncode == 143
+    assert any(line.startswith(f"Stopped by SIGTERM. Kept in {out}: finished stages: worlds, synthesize") for line in lines), lines[:20]
+    time.sleep(0.5)
+    alive = [pid for pid in started if Path(f"/proc/{pid}/stat").exists()
+             and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"]
+    assert alive == [], f"left running: {alive}"
+    assert list(own_tmp.iterdir()) == []

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+import re
 
 import datasets
 import pyarrow as pa
@@ -75,3 +77,32 @@ def test_a_nested_field_that_mixes_text_and_numbers_is_stored_as_text():
     column = _nested("answer_context", [{"values": [{"field": "amount", "value": 12}]},
                                         {"values": [{"field": "owner", "value": "Mr. Todd Miller"}]}])
     assert [v["values"][0]["value"] for v in column.to_pylist()] == ["12", "Mr. Todd Miller"]
+
+
+def test_the_card_counts_each_app_and_family_in_either_split_and_states_the_held_out_rule(tmp_path):
+    """A held-out split by app or by family, chosen by a hash of the names when none are named: the card lists the held-out
+    ones, the rule, and each app's and each family's tasks in train and in heldout."""
+    from flows.dataset import ExportOptions
+    from flows.dataset_columns import SplitOptions, heldout_groups, split_of
+
+    tasks = synthesize(SynthConfig(n=12, seed=11))
+    plain = (export(tasks, tmp_path / "none") / "README.md").read_text()
+    assert "No held-out split: `gymfactory publish RUN --repo ORG/NAME --holdout-by app`" in plain and "SHA-256" in plain
+    for by, plural in (("app", "apps"), ("family", "families")):
+        split = SplitOptions(by=by)
+        card = (export(tasks, tmp_path / by, options=ExportOptions(split=split)) / "README.md").read_text()
+        groups = {g for t in tasks for g in (t.apps if by == "app" else (t.meta.family,))}
+        held = heldout_groups(tasks, split)
+        assert len(held) == math.ceil(0.2 * len(groups)) and held == heldout_groups(tasks[::-1], split)  # not the tasks' order
+        assert f"`heldout` holds out whole {plural}: {', '.join(held)};" in card
+        assert f"the first ceil(20%) of the export's {plural}, ordered by the SHA-256 hex digest of each name" in card
+        part = {t.id: split_of(t, by, held) for t in tasks}
+        for app in {a for t in tasks for a in t.apps}:
+            mine = [part[t.id] for t in tasks if app in t.apps]
+            assert re.search(rf"^\| {re.escape(app)} \| {len(mine)} \| [^|]+ \| {mine.count('train')} \| {mine.count('heldout')} \|$",
+                             card, re.M), app
+            assert by != "app" or app not in held or mine.count("train") == 0
+        for family in {t.meta.family for t in tasks}:
+            mine = [part[t.id] for t in tasks if t.meta.family == family]
+            assert re.search(rf"^\| {re.escape(family)} \| {len(mine)} \| (yes|no) \| {mine.count('train')} \| "
+                             rf"{mine.count('heldout')} \|$", card, re.M), family

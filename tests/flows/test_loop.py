@@ -7,8 +7,11 @@ from __future__ import annotations
 import json
 import time
 
+import pyarrow.parquet as pq
+
 from contracts.taskfiles import load_tasks
 from flows.loop import LoopConfig, loop_flow
+from runtime.store import TrajectoryStore
 
 FAMILIES = ("bank.transfer_to_savings", "calendar.rsvp_yes", "drive.rename_document", "mail.star_invoice_email",
             "calendar.book_meeting", "cross.pay_invoice_from_drive")
@@ -40,6 +43,37 @@ def test_three_rounds_target_the_weak_capability(prefect_server, tmp_path):
     assert all(row["heldout_success"] for row in report["rounds"])
     md = (tmp_path / "run" / "loop" / "report.md").read_text()
     assert "| round |" in md and "confirm" in md and md.count("\n| ") >= 4
+
+
+def test_the_loops_attempts_keep_their_screenshots_sampled_under_the_runs_bound(prefect_server, tmp_path):
+    """As the run's rollouts do (`--replay-sample`, `--replay-max-mb`): every attempt drawn, under a 1 KB bound that the
+    first one exceeds, so the later ones keep none; the round's dataset embeds its golden screenshots from OUT/objects."""
+    out = tmp_path / "run"
+    config = LoopConfig(out=out, rounds=1, agent="random", agents=("random",), base_tasks=2, heldout_tasks=1, new_tasks=1,
+                        synth=dict(families=("drive.rename_document", "mail.star_invoice_email"), personas=("alex",),
+                                   scenarios=("month_end",), seed=5),
+                        validation_runs=1, concurrency=1, batch=2, max_steps=3, replay_sample=1.0, replay_max_mb=0.001)
+    summary = loop_flow(config)
+    store = TrajectoryStore(out / "loop" / "trajectories.db")
+    try:
+        attempts = store.attempts(agent="random")
+        steps = {a.id: store.steps(a.id) for a in attempts}
+    finally:
+        store.close()
+    n = len(load_tasks(out / "loop" / "base.jsonl"))  # the validated pool: training tasks and the held-out one
+    assert n >= 2 and len(attempts) == n  # one browser slot: one attempt after the other
+    assert [a.info["screenshots"] for a in attempts] == ["kept"] + ["over_bound"] * (n - 1)
+    kept, *later = attempts
+    assert kept.info["objects"] == "../objects" and kept.info["screenshot_bytes"] > 1000
+    assert steps[kept.id] and all(s.screenshot and (out / "objects" / s.screenshot).is_file() for s in steps[kept.id])
+    assert all(steps[a.id] and not any(s.screenshot for s in steps[a.id]) for a in later)
+    replay = summary["replay"]
+    assert (replay["attempts"], replay["kept"], replay["over_bound"], replay["sampled_out"]) == (n, 1, n - 1, 0)
+    assert f"of the non-golden agents' {n} attempts, 1 kept theirs" in (out / "loop" / "report.md").read_text()
+    assert summary["rounds"][0]["new_tasks"] >= 1
+    demos = [r for p in (out / "loop" / "round-1" / "dataset" / "demonstrations").glob("*.parquet") for r in pq.read_table(p).to_pylist()]
+    assert demos and all(r["screenshot"]["path"].startswith("objects/")
+                         and (out / r["screenshot"]["path"]).read_bytes() == r["screenshot"]["bytes"] for r in demos)
 
 
 def test_regenerate_and_loop_commands_name_a_bad_option(tmp_path):

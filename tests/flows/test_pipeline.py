@@ -36,12 +36,19 @@ def test_toy_pipeline_records_runs_states_and_artifacts(prefect_server, tmp_path
     assert report["stages"]["dataset"]["apps"] == len(apps) >= 2  # the report counts the apps the dataset covers
     assert f"({len(ds)} tasks over {len(apps)} apps)" in (tmp_path / "run" / "report.md").read_text()
     store = TrajectoryStore(str(tmp_path / "run" / "rollouts" / "trajectories.db"))
-    try:  # golden rollouts keep a screenshot per step for replay; the random reference of the difficulty filter none
-        steps = {agent: [s for a in store.attempts(agent=agent) for s in store.steps(a.id)] for agent in ("golden", "random")}
+    try:  # golden rollouts keep a screenshot per step for replay; the other agents' attempts when the replay sample draws them
+        attempts = {agent: store.attempts(agent=agent) for agent in ("golden", "random", "reference")}
+        steps = {a.id: store.steps(a.id) for group in attempts.values() for a in group}
     finally:
         store.close()
-    assert steps["golden"] and all(s.screenshot for s in steps["golden"])
-    assert steps["random"] and not any(s.screenshot for s in steps["random"])
+    golden = [s for a in attempts["golden"] for s in steps[a.id]]
+    assert golden and all(s.screenshot for s in golden)
+    others = attempts["random"] + attempts["reference"]
+    assert attempts["random"] and {a.info["screenshots"] for a in others} <= {"kept", "sampled_out"}
+    assert all(bool(s.screenshot) == (a.info["screenshots"] == "kept") for a in others for s in steps[a.id])
+    replay = report["stages"]["rollouts"]["replay"]
+    assert (replay["attempts"], replay["kept"]) == (len(others), sum(a.info["screenshots"] == "kept" for a in others))
+    assert "Screenshots for replay" in (tmp_path / "run" / "report.md").read_text()
     rollouts = report["stages"]["rollouts"]  # the baseline measured 2 of the reviewed tasks; the rest are kept unmeasured
     random_row = next(a for a in rollouts["agents"] if a["agent"] == "random")
     reviewed = report["stages"]["review"]["kept"]
