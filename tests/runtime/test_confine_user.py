@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 import tempfile
 import time
@@ -13,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from runtime import confine
-from tests.support.processes import owned_by
+from tests.support.processes import kill_owned_by, owned_by
 
 
 def _status(pid: int) -> dict[str, str]:
@@ -43,8 +42,7 @@ def test_the_confined_process_is_the_fresh_uid_with_no_groups():
     finally:
         proc.kill()
         proc.wait()
-        for pid in owned_by(user.uid):  # bwrap's inner process, if it had not yet armed --die-with-parent
-            os.kill(pid, signal.SIGKILL)
+        kill_owned_by(user.uid)  # bwrap's inner process, if it had not yet armed --die-with-parent
         shutil.rmtree(scratch, ignore_errors=True)
 
 
@@ -71,7 +69,6 @@ def test_a_run_killed_at_once_leaves_no_process_of_its_uid():
                 time.sleep(0.01)
             assert owned_by(user.uid) == []
         finally:
-            for pid in owned_by(user.uid):
-                os.kill(pid, signal.SIGKILL)
+            kill_owned_by(user.uid)
             shutil.rmtree(scratch, ignore_errors=True)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 from pathlib import Path
 
 
@@ -24,3 +26,12 @@ def owned_by(uid: int) -> list[int]:
         except FileNotFoundError:
             continue
     return pids
+
+
+def kill_owned_by(uid: int) -> None:
+    """SIGKILL every live pid of `uid`; one that ends between the listing and the signal is already what we want."""
+    for pid in owned_by(uid):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            continue
