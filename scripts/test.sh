@@ -6,4 +6,4 @@ scripts/install.sh
 export PREFECT_SERVER_ANALYTICS_ENABLED=false PREFECT_HOME="${PREFECT_HOME:-$PWD/.gymfactory/prefect}"
 mkdir -p "$PREFECT_HOME"  # Prefect makes only the last folder of it
 # two workers on CI's two cores (one per core anywhere else); a test file stays on one worker, with its module fixtures
-exec .venv/bin/python -m pytest -q -n auto --dist loadfile "$@"
+exec .venv/bin/python -m pytest -q -n auto --dist loadfile --durations=25 "$@"
