@@ -35,6 +35,15 @@ def test_domains_cover_every_catalogue_category_and_read_as_real_text():
     assert domain_of("car rental").name == "travel" and domain_of("repair services").name == "home"
     assert domain_of("pets").name == "pets" and domain_of("recruiting").name == "hr"
     assert domain_of("underwater basket weaving").name == "general"
+
+
+@pytest.mark.parametrize("category, domain", [
+    ("taxi", "general"), ("tournament", "general"), ("petition", "general"), ("equipment rental", "general"),  # not tax, tour, pet, rent
+    ("training", "fitness"), ("invoicing", "finance"), ("pharmacies", "health"), ("utilities", "finance"),
+    ("streaming", "entertainment"), ("logistics", "logistics"), ("climbing gym", "fitness"), ("car rentals", "travel"),
+])
+def test_a_category_matches_whole_words_and_plurals_and_marked_prefixes_only(category, domain):
+    assert domain_of(category).name == domain
     for d in domains():
         assert not problems([*d.titles, *d.notes]), d.name
 

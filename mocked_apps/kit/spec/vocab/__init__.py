@@ -49,12 +49,25 @@ class Domain(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     name: str
-    match: tuple[str, ...] = Field(description="Words a spec's category starts a word with to belong here.")
+    match: tuple[str, ...] = Field(description="Words or phrases of a spec's category that put it here: whole words and "
+                                               "their plurals; a word ending in `*` is a prefix (`utilit*`).")
     titles: tuple[str, ...] = Field(min_length=4, description="Names of records (a title field with no vocabulary).")
     notes: tuple[str, ...] = Field(min_length=4, description="Sentences staff write: notes, reasons, comments.")
 
     def matches(self, category: str) -> bool:
-        return any(re.search(rf"\b{re.escape(word)}", category.lower()) for word in self.match)
+        text = category.lower()
+        return any(re.search(_pattern(word), text) for word in self.match)
+
+
+def _pattern(word: str) -> str:
+    """A match word as a regex: a whole word or phrase with its plural (tax, taxes; pharmacy, pharmacies), never the
+    start of another word (tax is not taxi, tour is not tournament); `stem*` is a prefix on purpose."""
+    if word.endswith("*"):
+        return rf"\b{re.escape(word[:-1])}"
+    stem, plural = re.escape(word), "(?:s|es)?"
+    if word.endswith("y"):
+        stem, plural = re.escape(word[:-1]), "(?:y|ies)"
+    return rf"\b{stem}{plural}\b"
 
 
 @functools.lru_cache(maxsize=1)
