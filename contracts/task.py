@@ -58,6 +58,10 @@ def difficulty_of(pass_at_1: float) -> Difficulty:
     return "easy" if pass_at_1 >= 0.5 else "hard" if pass_at_1 == 0 else "medium"
 
 
+VARIANT_KEY = "_variant"
+"""The reserved seed key that gives an app instance its appearance variant (read by `mocked_apps.kit.variant`)."""
+
+
 class TaskMeta(BaseModel):
     """Where a task came from and what kind it is."""
 
@@ -123,6 +127,7 @@ class Task(BaseModel):
     seed: dict[str, dict[str, list[dict[str, Any]]]] = Field(
         default_factory=dict, description="App name -> seed records {table: [rows]} (s0); missing -> app default."
     )
+    variant: int = Field(default=0, ge=0, description="Appearance variant of its apps (0: as drawn; see mocked_apps/kit/variant.py).")
     files: dict[str, str] = Field(default_factory=dict, description="Workspace files: relative path -> text.")
     instruction: str = Field(min_length=1, description="What the agent is told (g).")
     answer_context: dict[str, Any] = Field(default_factory=dict, description="Hidden ground truth; never shown to the agent.")
@@ -133,6 +138,14 @@ class Task(BaseModel):
     footprint: Footprint | None = Field(
         default=None, description="Recorded when the task is accepted by validation; None for tasks not validated yet."
     )
+
+    def app_seed(self, app: str) -> dict[str, Any] | None:
+        """The seed an instance of `app` is created from: the task's records (None: the app's default) with its
+        appearance variant, which the kit keeps out of the state like the clock."""
+        seed = self.seed.get(app)
+        if not self.variant:
+            return seed
+        return {**(seed or {}), VARIANT_KEY: [{"seed": self.variant}]}
 
     @model_validator(mode="after")
     def _check(self) -> "Task":

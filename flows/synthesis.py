@@ -30,6 +30,8 @@ def synthesis_flow(config: PipelineConfig) -> dict:
     inputs = [synth.n, synth.families, config.provider, synth.seed, synth.personas, synth.scenarios, synth.worlds_per_pair]
     if synth.catalogue or synth.apps is not None:  # a run without them fingerprints as before, so it still resumes
         inputs += [synth.catalogue, synth.apps]
+    if synth.variants > 1:
+        inputs += [synth.variants]
     if (done := wd.done("synthesize", inputs)) is not None:
         print(f"synthesize: already done ({done['tasks']} tasks), skipping")
         return done

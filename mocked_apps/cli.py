@@ -71,6 +71,7 @@ def check(
     max_pages: int = typer.Option(40, help="At most this many pages crawled per app."),
     budget: float = typer.Option(45.0, help="Seconds per app and viewport for clicking controls; the rest are reported unchecked."),
     json_out: str = typer.Option(None, "--json", help="Write the reports as a JSON list to this file."),
+    variants: int = typer.Option(1, min=1, help="Check each app in appearance variants 0..K-1 (0: as drawn)."),
 ) -> None:
     """Drive each app with a real browser and judge every law of the app contract (DESIGN.md Contract 1)."""
     import json
@@ -88,9 +89,10 @@ def check(
         browser = launch_chromium(pw)
         try:
             for ref in refs or sorted(available()):
-                report = check_app(ref, browser=browser, max_pages=max_pages, controls_budget_s=budget)
-                console.print(render(report))
-                reports.append(report)
+                for variant in range(variants):
+                    report = check_app(ref, browser=browser, max_pages=max_pages, controls_budget_s=budget, variant=variant)
+                    console.print(render(report))
+                    reports.append(report)
         finally:
             browser.close()
     if json_out:

@@ -27,6 +27,7 @@ import queue
 import threading
 from typing import Callable
 
+from mocked_apps.kit.variant import variant_of
 from runtime.sandbox import SandboxCallError, SandboxLimits, SandboxResult, run_sandboxed
 from runtime.actions import Back, Click, Fill, Press, Scroll, Select, Shell, Type, Wait, Answer, format_action
 from runtime.axtree import find, parse_axtree
@@ -59,8 +60,15 @@ class GoldenEnv:
     case-insensitive substring), optionally narrowed by ARIA role or visible text.
     """
 
-    def __init__(self, emit: Callable[[str], Observation], current: Callable[[], Observation], apps: tuple[str, ...] = ()):
+    def __init__(self, emit: Callable[[str], Observation], current: Callable[[], Observation], apps: tuple[str, ...] = (),
+                 variant: int = 0):
         self._emit, self._current, self._apps = emit, current, apps
+        self._variant = variant_of(variant)
+
+    def word(self, text: str) -> str:
+        """How the task's apps word one of the kit's own controls (e.g. "Search" reads "Find" in some appearance
+        variants); any other text comes back as it is. Emits no action."""
+        return self._variant.word(text) if self._variant is not None else text
 
     def open_app(self, app: str) -> None:
         """Switch to an app (e.g. "mail" or its title "Mail") through the launcher or dock.
@@ -175,8 +183,9 @@ class GoldenRunner:
     observation it produced.
     """
 
-    def __init__(self, source: str, *, apps: tuple[str, ...] = (), timeout_s: float = 300.0, memory_mb: int = 1024):
-        self.source, self.apps = source, tuple(apps)
+    def __init__(self, source: str, *, apps: tuple[str, ...] = (), timeout_s: float = 300.0, memory_mb: int = 1024,
+                 variant: int = 0):
+        self.source, self.apps, self.variant = source, tuple(apps), variant
         self.limits = SandboxLimits(timeout_s=timeout_s, memory_mb=memory_mb)
         self._observation: Observation | None = None
         self._actions: queue.Queue = queue.Queue()  # ("action", text) | ("end", SandboxResult) | ("crash", exc)
@@ -212,7 +221,7 @@ class GoldenRunner:
             self._thread.join(timeout=30)
 
     def _run(self) -> None:
-        env = GoldenEnv(self._emit, lambda: self._observation, self.apps)
+        env = GoldenEnv(self._emit, lambda: self._observation, self.apps, self.variant)
         try:
             result = run_sandboxed(self.source, "solve", {}, limits=self.limits, handler=self._handler(env), filename="<golden>")
         except _Closed:

@@ -140,7 +140,7 @@ class Session:
         self._step, self._done, self._applied, self.attempt = 0, False, {}, self.attempt + 1
         backend = self.manager.backend
         for app in task.apps:
-            self.instances.append(backend.acquire(app, task.seed.get(app), task.clock, deadline.remaining()))
+            self.instances.append(backend.acquire(app, task.app_seed(app), task.clock, deadline.remaining()))
         self.initial_state = {
             inst.app: inst.initial_state if inst.initial_state is not None else backend.state(inst, deadline.remaining())
             for inst in self.instances

@@ -41,6 +41,9 @@ class SynthConfig(BaseModel):
     catalogue: bool = Field(default=False, description="Also the families derived from the compiled catalogue apps' specs "
                             "(41 apps, docs/compiler.md); off: the hand-made apps' families only.")
     seed: int = Field(default=0, description="Seed of the whole synthesis; same seed -> same tasks.")
+    variants: int = Field(default=1, ge=1, le=64, description="Appearance variants per task: the task as drawn and K-1 "
+                          "copies, each in a variant of its apps' theme, layout and wording (mocked_apps/kit/variant.py); "
+                          "`n` counts the tasks before they are multiplied.")
 
 
 class Author:
@@ -113,18 +116,18 @@ def synthesize(
     rng = random.Random(config.seed)
     tasks: list[Task] = []
     index = NearDuplicateIndex(config.near_duplicate_threshold)
-    attempts, turn = 0, 0
+    attempts, turn, made = 0, 0, 0  # made: tasks written, before their variant copies
     written: Counter[str] = Counter()
     misses: Counter[str] = Counter()  # near-duplicates in a row: a family that keeps repeating itself is saturated
     for visit in range(config.n * 4):
-        if len(tasks) >= config.n or attempts >= config.n * 4:
+        if made >= config.n or attempts >= config.n * 4:
             break
         world = pool.world(visit)
         taken = 0
         order = sorted(range(len(families)), key=lambda k: (written[families[k].name], (k - turn) % len(families)))
         for k in order:  # the families with the fewest tasks first, so each gets its share
             family = families[k]
-            if taken >= config.tasks_per_world or len(tasks) >= config.n:
+            if taken >= config.tasks_per_world or made >= config.n:
                 break
             if misses[family.name] >= _SATURATED:
                 continue
@@ -149,15 +152,27 @@ def synthesize(
                 if failures is not None and len(failures) >= 3 and not tasks:  # the provider is down, not one bad answer
                     return tasks
                 continue
-            tasks.append(task)
-            if on_task:
-                on_task(task)
+            made += 1
+            for copy in with_variants(task, config.variants):
+                tasks.append(copy)
+                if on_task:
+                    on_task(copy)
         turn = (turn + max(taken, 1)) % len(families)
     rng.shuffle(tasks)
     return tasks
 
 
 _SATURATED = 25
+
+
+def with_variants(task: Task, k: int) -> list[Task]:
+    """The task and k-1 copies in appearance variants, ids `<id>-v<j>`, each with a variant seed drawn from its id
+    (so two tasks' copies look different, and the same task always gets the same looks)."""
+    out = [task]
+    for j in range(1, k):
+        seed = 1 + int(hashlib.sha256(f"{task.id}/variant/{j}".encode()).hexdigest()[:8], 16) % 9999
+        out.append(task.model_copy(update={"id": f"{task.id}-v{j}", "variant": seed}))
+    return out
 
 
 def _written(family: Family, req: Requirements, world: World, author: Author, key: str, failures: list[str] | None) -> Task | None:

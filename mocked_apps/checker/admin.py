@@ -11,6 +11,7 @@ import httpx
 from pydantic import BaseModel, ConfigDict, Field
 
 from mocked_apps.kit import AdminClient, AdminError, TOKEN_HEADER
+from mocked_apps.kit.variant import variant_seed
 from mocked_apps.kit.viewstate import without_view_state
 
 
@@ -33,12 +34,19 @@ class ViewStateBlind(AdminClient):
     """The admin client the laws use: state dumps without the fields the app declares as view state,
     so opening a thread (which marks it read) is no write, no difference and no leak."""
 
-    def __init__(self, base_url: str, token: str, view_state: tuple[str, ...] | list[str]):
+    def __init__(self, base_url: str, token: str, view_state: tuple[str, ...] | list[str], variant: int = 0):
         super().__init__(base_url, token)
         self.view_state = tuple(view_state)
+        self.variant = variant
 
     def state(self, instance_id: str) -> dict[str, list[dict]]:
         return without_view_state(super().state(instance_id), self.view_state)
+
+    def create(self, seed: dict | None = None, clock: str | None = None) -> dict:
+        """A new instance; with no seed, the app's default records in the check's appearance variant."""
+        if seed is None and self.variant:
+            seed = variant_seed(self.variant)
+        return super().create(seed, clock)
 
 
 @dataclass

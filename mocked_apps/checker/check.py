@@ -45,8 +45,10 @@ def check_app(
     browser: Browser | None = None,
     max_pages: int = 40,
     controls_budget_s: float = 45.0,
+    variant: int = 0,
 ) -> CheckReport:
-    """Check every law of Contract 1 on the app `ref` (registry name, module or package folder).
+    """Check every law of Contract 1 on the app `ref` (registry name, module or package folder), its instances in
+    appearance `variant` (0: as the app draws itself; see mocked_apps/kit/variant.py).
 
     `controls_budget_s` bounds the clicking at each viewport; what it leaves unclicked is counted in the coverage.
     """
@@ -66,7 +68,7 @@ def check_app(
     coverage: tuple[Coverage, ...] = ()
     try:
         with httpx.Client(timeout=30) as http:
-            target = Target(url=server.url, token=server.token, admin=admin.ViewStateBlind(server.url, server.token, manifest.get("view_state", ())),
+            target = Target(url=server.url, token=server.token, admin=admin.ViewStateBlind(server.url, server.token, manifest.get("view_state", ()), variant),
                             http=http, manifest=manifest)
             steps = _Steps(server, results)
             try:
@@ -79,7 +81,7 @@ def check_app(
                 steps.not_run(str(stop))
     finally:
         server.stop()
-    return ordered(manifest.get("name", ref), ref, results, time.monotonic() - start, coverage)
+    return ordered(manifest.get("name", ref), ref, results, time.monotonic() - start, coverage, variant)
 
 
 def _started_badly(err: Exception, seconds: float) -> LawResult:

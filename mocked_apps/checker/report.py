@@ -87,6 +87,7 @@ class CheckReport(BaseModel):
     laws: tuple[LawResult, ...] = Field(description="One result per law, in LAWS order.")
     coverage: tuple[Coverage, ...] = Field(default=(), description="Per viewport, what the browser laws reached.")
     seconds: float = Field(description="Wall time of the whole check.")
+    variant: int = Field(default=0, ge=0, description="The appearance variant its instances were in (0: as drawn).")
 
     @property
     def ok(self) -> bool:
@@ -108,13 +109,15 @@ class CheckReport(BaseModel):
     def fail_line(self) -> str:
         """'APP: law LAW — what failed (Exception: message)', or '' when every law passed."""
         law = self.first_failure
-        return f"{self.app}: law {law.law} — {law.headline()}" if law else ""
+        app = f"{self.app} (variant {self.variant})" if self.variant else self.app
+        return f"{app}: law {law.law} — {law.headline()}" if law else ""
 
 
-def ordered(app: str, ref: str, results: dict[str, LawResult], seconds: float, coverage: tuple[Coverage, ...] = ()) -> CheckReport:
+def ordered(app: str, ref: str, results: dict[str, LawResult], seconds: float, coverage: tuple[Coverage, ...] = (),
+            variant: int = 0) -> CheckReport:
     """A report listing `results` in LAWS order; laws never reached are `skip`."""
     laws = tuple(results.get(law) or LawResult(law=law, verdict="skip", evidence="not reached") for law in LAWS)
-    return CheckReport(app=app, ref=ref, laws=laws, coverage=coverage, seconds=round(seconds, 2))
+    return CheckReport(app=app, ref=ref, laws=laws, coverage=coverage, seconds=round(seconds, 2), variant=variant)
 
 
 _STYLE = {"pass": "[green]pass[/green]", "fail": "[bold red]FAIL[/bold red]", "not run": "[bold red]not run[/bold red]", "skip": "[yellow]skip[/yellow]"}
@@ -123,7 +126,8 @@ _STYLE = {"pass": "[green]pass[/green]", "fail": "[bold red]FAIL[/bold red]", "n
 def render(report: CheckReport) -> Group:
     """A rich table (law, verdict, evidence, seconds) and the coverage lines under it."""
     verdict = "[green]all laws pass[/green]" if report.ok else f"[red]{len(report.failures)} law(s) fail[/red]"
-    table = Table(title=f"{report.app} ({report.ref}) — {verdict} in {report.seconds:.1f}s", show_lines=True)
+    shown = f"{report.app} variant {report.variant}" if report.variant else report.app
+    table = Table(title=f"{shown} ({report.ref}) — {verdict} in {report.seconds:.1f}s", show_lines=True)
     table.add_column("law", no_wrap=True)
     table.add_column("verdict", no_wrap=True)
     table.add_column("evidence", overflow="fold")

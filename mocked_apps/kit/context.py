@@ -13,6 +13,7 @@ from sqlmodel import Session, SQLModel
 
 from .identity import Identity
 from .instances import META_TABLE, UnknownInstance
+from .variant import Variant, variant_of
 from .viewstate import check_declared
 
 T = TypeVar("T", bound=SQLModel)
@@ -42,6 +43,12 @@ class Gym:
         """The signed-in user of this instance (from the seed's `_identity`; empty when it has none)."""
         value = self.db.connection().exec_driver_sql(f"SELECT value FROM {META_TABLE} WHERE key = 'identity'").scalar()
         return Identity.model_validate_json(value) if value else Identity()
+
+    @property
+    def variant(self) -> Variant | None:
+        """The instance's appearance variant (from the seed's `_variant`; None: the app as its spec draws it)."""
+        value = self.db.connection().exec_driver_sql(f"SELECT value FROM {META_TABLE} WHERE key = 'variant'").scalar()
+        return variant_of(int(value)) if value else None
 
     def advance(self, delta: timedelta = timedelta(minutes=1)) -> datetime:
         """Move the clock forward (committed with the request's other changes)."""
@@ -78,13 +85,18 @@ class Gym:
         return row
 
     def render(self, template: str, **values: Any) -> HTMLResponse:
-        """Render an app template with the kit's globals (`url`, `now`, `app`, `identity`, `notice`)."""
+        """Render an app template with the kit's globals (`url`, `now`, `app`, `identity`, `notice`, and the instance's
+        appearance `variant` with `w(word)`, its wording of a kit word, and `icons`)."""
         env = self.request.app.state.templates
+        variant = self.variant
         html = env.get_template(template).render(
             url=self.url,
             now=self.now,
             app=self.request.app.state.package.manifest,
             identity=self.identity,
+            variant=variant,
+            w=variant.word if variant is not None else _same,
+            icons=variant is not None and variant.icons,
             request=self.request,
             notice=self.request.query_params.get("notice"),
             current_path=self.request.url.path,
@@ -115,3 +127,7 @@ def gym(request: Request) -> Iterator[Gym]:
 
 GymDep = Annotated[Gym, Depends(gym)]
 """Route parameter type: `def inbox(gym: GymDep): ...`."""
+
+
+def _same(text: str) -> str:
+    return text

@@ -24,6 +24,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, StatementError
 
 from .identity import split_seed
+from .variant import split_variant
 from .package import AppPackage
 
 META_TABLE = "_gym_meta"
@@ -81,6 +82,8 @@ class InstanceStore:
     def create(self, seed: dict | None = None, clock: str | None = None) -> str:
         """New instance from seed records (default: the app's seed); returns its id."""
         seed = self.package.default_seed if seed is None else seed
+        if isinstance(seed, dict) and seed and all(k.startswith("_") for k in seed):
+            seed = {**self.package.default_seed, **seed}  # only reserved entries (a variant): the default records
         clock = _check_clock(clock or self.package.default_clock)
         template = self._template(seed, clock)
         instance_id = secrets.token_hex(16)
@@ -169,6 +172,7 @@ class InstanceStore:
         if not isinstance(seed, dict):
             raise SeedError("seed must be an object {table: [rows]}")
         try:
+            seed, variant = split_variant(seed)
             seed, identity = split_seed(seed)
         except ValidationError as err:
             first = err.errors()[0]
@@ -185,6 +189,8 @@ class InstanceStore:
                 conn.exec_driver_sql(f"INSERT INTO {META_TABLE} VALUES ('clock', ?)", (clock,))
                 if identity is not None:
                     conn.exec_driver_sql(f"INSERT INTO {META_TABLE} VALUES ('identity', ?)", (identity.model_dump_json(),))
+                if variant:
+                    conn.exec_driver_sql(f"INSERT INTO {META_TABLE} VALUES ('variant', ?)", (str(variant),))
                 for table in self._tables:
                     rows = rows_by_table.get(table.name)
                     if rows:

@@ -54,7 +54,7 @@ class FlawedAgent:
 
     def reset(self, task: Task) -> None:
         self.close()
-        self._runner = GoldenRunner(task.golden, apps=task.apps, timeout_s=self.options.golden_timeout_s)
+        self._runner = GoldenRunner(task.golden, apps=task.apps, timeout_s=self.options.golden_timeout_s, variant=task.variant)
 
     def act(self, prompt: Prompt, observation: Observation) -> str | None:
         if self._runner is None:

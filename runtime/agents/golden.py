@@ -39,7 +39,7 @@ class GoldenAgent:
 
     def reset(self, task: Task) -> None:
         self.close()
-        self._runner = GoldenRunner(task.golden, apps=task.apps, timeout_s=self.options.golden_timeout_s)
+        self._runner = GoldenRunner(task.golden, apps=task.apps, timeout_s=self.options.golden_timeout_s, variant=task.variant)
 
     def next_action(self, observation: Observation) -> str | None:
         """The golden code's next action on this observation, None when it has returned; GoldenFailed when it failed."""

@@ -121,7 +121,7 @@ class LocalBackend(Backend):
         """Warm the pool for every (app, seed, clock) these tasks will reset to (e.g. `count` = attempts per task)."""
         for task in tasks:
             for app in task.apps:
-                self.warm(app, task.seed.get(app), task.clock, count)
+                self.warm(app, task.app_seed(app), task.clock, count)
 
     # ---- Backend ---------------------------------------------------------------------
     def acquire(self, app: str, seed: dict | None, clock: str | None, timeout: float) -> Instance:

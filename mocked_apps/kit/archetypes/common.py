@@ -7,6 +7,7 @@ that ends in `gym.done` (commit, then 303 to a GET page).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -27,6 +28,7 @@ class Compiled:
     spec: AppSpec
     tables: dict[str, type[SQLModel]]
     nav: list[tuple[str, str]] = field(default_factory=list)
+    looks: dict[int, AppSpec] = field(default_factory=dict)  # variant seed -> the spec in that variant's theme and nav
 
     def model(self, entity: str) -> type[SQLModel]:
         return self.tables[entity]
@@ -128,8 +130,16 @@ def options(app: Compiled, gym: Gym, f: FieldSpec) -> list[tuple[str, str]]:
 
 
 def render(app: Compiled, gym: Gym, template: str, title: str, **values: Any):
-    """Render an archetype template inside the compiled app's layout (nav, theme, signed-in user)."""
-    return gym.render(template, spec=app.spec, nav=app.nav, page_heading=title, fmt=fmt, input_type=input_type,
+    """Render an archetype template inside the compiled app's layout (nav, theme, signed-in user), in the instance's
+    appearance variant: its theme and navigation over the spec's, its date format."""
+    variant = gym.variant
+    spec, show = app.spec, fmt
+    if variant is not None:
+        spec = app.looks.get(variant.seed)
+        if spec is None:
+            spec = app.looks[variant.seed] = app.spec.model_copy(update={"theme": variant.theme(app.spec.theme), "nav": variant.nav})
+        show = functools.partial(fmt, dates=variant.date_format)
+    return gym.render(template, spec=spec, nav=app.nav, page_heading=title, fmt=show, input_type=input_type,
                       form_value=form_value, **values)
 
 

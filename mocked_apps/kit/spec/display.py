@@ -11,18 +11,22 @@ from mocked_apps.kit.filters import money
 from .model import FieldSpec
 
 
-def fmt(f: FieldSpec, value: Any, titles: dict[int, str] | None = None) -> str:
-    """A value as the app shows it: money as $1,234.50, dates as Mar 03, 2026, refs by their title."""
+DATE_FORMAT = "%b %d, %Y"
+
+
+def fmt(f: FieldSpec, value: Any, titles: dict[int, str] | None = None, dates: str = DATE_FORMAT) -> str:
+    """A value as the app shows it: money as $1,234.50, dates as Mar 03, 2026 (or an appearance variant's `dates`
+    format), refs by their title."""
     if value is None or value == "":
         return "—"
     if f.type == "money":
         return money(value)
     if f.type == "date":
         value = date.fromisoformat(value) if isinstance(value, str) else value
-        return value.strftime("%b %d, %Y")
+        return value.strftime(dates)
     if f.type == "datetime":
         value = datetime.fromisoformat(value) if isinstance(value, str) else value
-        return value.strftime("%b %d, %Y %H:%M")
+        return value.strftime(f"{dates} %H:%M")
     if f.type == "bool":
         return "Yes" if value else "No"
     if f.type == "ref":

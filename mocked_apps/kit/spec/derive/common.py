@@ -87,7 +87,7 @@ def fill_step(f: FieldSpec, shown: str) -> str:
 def open_record(spec: AppSpec, e: EntitySpec, title: str) -> list[str]:
     """Golden steps from the app's home to the record's detail page: its list, a search, the row's link."""
     return [f"env.click({table_page(spec, e)!r}, role='link')",
-            f"env.fill({'Search ' + e.display_plural.lower()!r}, {title!r})", "env.press('Enter')",
+            f"env.fill(env.word('Search') + {' ' + e.display_plural.lower()!r}, {title!r})", "env.press('Enter')",
             f"env.click({title!r}, role='link')"]
 
 

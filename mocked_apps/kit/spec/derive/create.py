@@ -68,11 +68,12 @@ class CreateRecord(Family):
     def golden(self, req: Requirements) -> str:
         e = self.entity
         by_field = {v["field"]: v for v in req.answer_context["values"]}
-        steps = [f"env.click({table_page(self.spec, e)!r}, role='link')", f"env.click({'New ' + e.display.lower()!r}, role='link')"]
+        steps = [f"env.click({table_page(self.spec, e)!r}, role='link')", f"env.click(env.word('New') + {' ' + e.display.lower()!r}, role='link')"]
         groups = [list(s) for s in e.steps] or [list(e.create)]
         for k, group in enumerate(groups):
             steps += [fill_step(e.field(n), by_field[n]["shown"]) for n in group]
-            steps.append("env.click('Next', role='button')" if k < len(groups) - 1 else f"env.click({'Create ' + e.display.lower()!r}, role='button')")
+            steps.append("env.click(env.word('Next'), role='button')" if k < len(groups) - 1
+                         else f"env.click(env.word('Create') + {' ' + e.display.lower()!r}, role='button')")
         return solve_source(*steps)
 
     def verifier(self, req: Requirements) -> str:
