@@ -13,7 +13,8 @@ from factory.verifiers.validate import ValidationConfig, validate_task
 from mocked_apps.checker import check_app
 from mocked_apps.kit import AppServer, AdminError
 from mocked_apps.kit.variant import PALETTES, WORDS, variant_of, variant_seed
-from mocked_apps.registry import resolve
+from mocked_apps.registry import available, resolve
+from tests.support.sampling import sample
 
 FAST = ValidationConfig(runs=1, verifier_timeout_s=5.0, golden_timeout_s=60.0)
 
@@ -106,8 +107,16 @@ def test_golden_code_follows_the_task_variant_and_a_hard_coded_word_fails_there(
     assert not rejected.accepted and "Search" in (rejected.detail or "")  # the plain wording is not on the varied page
 
 
-def test_the_checker_passes_a_compiled_app_in_a_variant_with_cards_and_icons_at_both_viewports():
-    seed = _seed_where(lists="cards", icons=True, nav="bottom")
-    report = check_app("pawcare", variant=seed)
+_CARDS_ICONS_BOTTOM = _seed_where(lists="cards", icons=True, nav="bottom")
+_TABS_TABLE = _seed_where(lists="table", icons=False, nav="tabs", words={"Search": "Find"})
+
+
+@pytest.mark.parametrize("case", sample([f"{app}@{v}" for app in available() for v in (_CARDS_ICONS_BOTTOM, _TABS_TABLE)], 0,
+                                        always=[f"pawcare@{_CARDS_ICONS_BOTTOM}"]))
+def test_the_checker_passes_apps_in_variants_at_both_viewports(case):
+    """One compiled app in a cards + icons + bottom-bar variant; `scripts/test.sh --full`: every app in two variants."""
+    app, seed = case.split("@")
+    seed = int(seed)
+    report = check_app(app, variant=seed)
     assert report.ok, report.fail_line()
     assert report.variant == seed and {c.viewport.split()[0] for c in report.coverage} == {"desktop", "phone"}
