@@ -64,7 +64,13 @@ def heldout_groups(tasks: list[Task], split: SplitOptions) -> tuple[str, ...]:
         return ()
     if split.heldout:
         return tuple(sorted(split.heldout))
-    groups = sorted({g for t in tasks for g in _groups(t, split.by)}, key=lambda g: hashlib.sha256(g.encode()).hexdigest())
+    return heldout_of({g for t in tasks for g in _groups(t, split.by)})
+
+
+def heldout_of(names) -> tuple[str, ...]:
+    """The held-out share of these app or family names by the rule (`heldout_rule`): the first ceil(20%) by the SHA-256
+    of each name, never all of them. The learning benchmark holds out apps by the same rule."""
+    groups = sorted(set(names), key=lambda g: hashlib.sha256(g.encode()).hexdigest())
     if len(groups) < 2:
         return ()
     return tuple(sorted(groups[: max(1, math.ceil(_HELDOUT_SHARE * len(groups)))]))
