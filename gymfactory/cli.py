@@ -36,6 +36,9 @@ def prepare_home() -> Path:
 
     root = home()
     os.environ.setdefault("PREFECT_HOME", str(root / "prefect"))
+    # Prefect reads its settings when first imported: set here, before any command imports it (a temporary server
+    # starts in 8-18 s on 2 idle cores and took over 20 s, Prefect's default limit, under load: `flows serve` failed)
+    os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "600")
     for folder in (root, Path(os.environ["PREFECT_HOME"]).expanduser()):
         folder.mkdir(parents=True, exist_ok=True)
     return root

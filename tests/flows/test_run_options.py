@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -28,15 +27,13 @@ def test_a_bad_option_is_one_line_and_exit_2_before_anything_starts(tmp_path, op
     out = tmp_path / "run"
     env = {k: v for k, v in os.environ.items() if k != "OPENAI_MODEL"}
     env = {**env, "GYMFACTORY_HOME": str(tmp_path / "home"), "PREFECT_API_URL": "http://127.0.0.1:9/api"}  # nothing listens
-    started = time.monotonic()
     done = subprocess.run([sys.executable, "-m", "gymfactory.cli", "run", "--out", str(out), *options], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 2, done.stderr[-2000:]
     assert lines == [lines[0]] and lines[0].startswith("error: ") and message in lines[0], lines
     assert "scripted" not in lines[0] or options[-1] == "scripted"  # the hint never offers the test-only provider
-    assert not out.exists()  # nothing started: no run folder
-    assert time.monotonic() - started < 30
+    assert not out.exists()  # nothing started: no run folder (and no Prefect server: nothing listens at its URL)
 
 
 def test_out_that_is_a_file_is_refused(tmp_path):
