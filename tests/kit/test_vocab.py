@@ -40,7 +40,7 @@ def test_domains_cover_every_catalogue_category_and_read_as_real_text():
 @pytest.mark.parametrize("category, domain", [
     ("taxi", "general"), ("tournament", "general"), ("petition", "general"), ("equipment rental", "general"),  # not tax, tour, pet, rent
     ("training", "fitness"), ("invoicing", "finance"), ("pharmacies", "health"), ("utilities", "finance"),
-    ("streaming", "entertainment"), ("logistics", "logistics"), ("climbing gym", "fitness"), ("car rentals", "travel"),
+    ("streaming", "entertainment"), ("camping holidays", "travel"), ("logistics", "logistics"), ("climbing gym", "fitness"), ("car rentals", "travel"),
 ])
 def test_a_category_matches_whole_words_and_plurals_and_marked_prefixes_only(category, domain):
     assert domain_of(category).name == domain
@@ -72,7 +72,10 @@ def test_every_compiled_apps_sample_rows_are_free_of_lorem_and_salad():
         found = problems(str(v) for rows in seed.values() for r in rows for v in r.values() if isinstance(v, str))
         assert set(found) <= {"word salad"}, (name, found)
         salad[name] = found.get("word salad", [])
-    assert sum(map(len, salad.values())) <= 2, salad
+    # the heuristic flags a few real phrases ("Key account manager", "Old Town Food Walk"): at most one value in an
+    # app, in at most one app of 40
+    flagged = {name: found for name, found in salad.items() if found}
+    assert all(len(found) <= 1 for found in flagged.values()) and len(flagged) <= max(2, len(salad) // 40), flagged
 
 
 def test_free_text_samples_draw_from_the_apps_domain_and_unknown_names_say_what_is_known():

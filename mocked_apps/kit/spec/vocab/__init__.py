@@ -65,7 +65,7 @@ def _pattern(word: str) -> str:
     if word.endswith("*"):
         return rf"\b{re.escape(word[:-1])}"
     stem, plural = re.escape(word), "(?:s|es)?"
-    if word.endswith("y"):
+    if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":  # pharmacy, pharmacies; holiday, holidays
         stem, plural = re.escape(word[:-1]), "(?:y|ies)"
     return rf"\b{stem}{plural}\b"
 
