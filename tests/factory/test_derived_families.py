@@ -32,3 +32,28 @@ def test_derived_tasks_pass_validation_with_probes(catalogue, tmp_path):
     assert all(r.accepted for r in results), [(r.task_id, r.reason, r.detail[:300]) for r in results]
     assert all(r.probes > 0 for r in results)  # the probes (partial, wrong target, answer spam, ...) all failed
     assert all(r.verdicts["run1.initial"] and not all(r.verdicts["run1.initial"].values()) for r in results)
+
+
+
+def test_a_derived_move_never_asks_for_a_move_whose_guard_fails_on_its_record():
+    """feastly's `confirm` needs guests >= 20. With guests drawn from 10-30, some quoted events fail the guard; the
+    detail page disables the move there, so a task asking for it could never be done. The plan never picks them."""
+    import random
+
+    from factory.worlds.pool import WorldPool
+    from mocked_apps.catalogue import compiled
+    from mocked_apps.kit.spec import read_spec
+    from mocked_apps.kit.spec.derive.common import rows_of
+    from mocked_apps.kit.spec.derive.move import _plan
+
+    spec = read_spec(compiled()["feastly"])
+    e = spec.entity("catering_event")
+    fields = tuple(f.model_copy(update={"sample": [10, 30]}) if f.name == "guests" else f for f in e.fields)
+    e = e.model_copy(update={"fields": fields})
+    spec = spec.model_copy(update={"entities": tuple(e if x.name == e.name else x for x in spec.entities)})
+    world = WorldPool(seed=2).world(0)
+    rows = {r["id"]: r for r in rows_of(spec, world, e.name)}
+    quoted = [r for r in rows.values() if r[e.state_field] == "quoted"]
+    assert any(r["guests"] < 20 for r in quoted), "no quoted event fails the guard: the test would prove nothing"
+    confirms = [p for p in (_plan(spec, e, world, random.Random(k), set()) for k in range(300)) if p and p["transition"] == "confirm"]
+    assert confirms and all(rows[p["row_id"]]["guests"] >= 20 for p in confirms)

@@ -12,13 +12,15 @@ from contracts.family import Family, Requirements, say, solve_source
 from contracts.task import Criterion
 from contracts.world import World
 
+from ..formula import evaluate
 from ..model import AppSpec, EntitySpec, TransitionSpec
 from .common import choose_input, fill_step, open_record, rows_of, said, same, table_page, unique_titled
 
 
 def _plan(spec: AppSpec, e: EntitySpec, world: World, rng: random.Random, exclude: set[int]) -> dict | None:
     rows = unique_titled(e, rows_of(spec, world, e.name))
-    moves = [(t, [r for r in rows if r[e.state_field] in t.source and r["id"] not in exclude]) for t in e.transitions]
+    moves = [(t, [r for r in rows if r[e.state_field] in t.source and r["id"] not in exclude and _guard_holds(t, r)])
+             for t in e.transitions]
     moves = [(t, cands) for t, cands in moves if cands]
     if not moves:
         return None
@@ -31,6 +33,17 @@ def _plan(spec: AppSpec, e: EntitySpec, world: World, rng: random.Random, exclud
         value, shown = choose_input(f, rng, world.scenario.clock, refs, spec)
         inputs.append({"field": name, "value": value, "shown": shown})
     return {"transition": t.name, "row_id": row["id"], "title": str(row[e.title]), "to": t.to, "inputs": inputs}
+
+
+def _guard_holds(t: TransitionSpec, row: dict) -> bool:
+    """Whether the app offers the move on this row: its guard holds (the detail page disables the button otherwise, so a
+    task asking for it could never be done). A guard that cannot be evaluated on the sample row counts as not holding."""
+    if t.guard is None:
+        return True
+    try:
+        return bool(evaluate(t.guard, row))
+    except Exception:  # noqa: BLE001 - a formula error on this row: do not ask for the move
+        return False
 
 
 def _describe(spec: AppSpec, e: EntitySpec, plan: dict) -> str:
