@@ -71,13 +71,13 @@ def lint(path: Path, others: dict[str, set[str]], min_families: int, max_similar
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("specs", nargs="+", type=Path)
-    parser.add_argument("--against", nargs="*", type=Path, default=[], help="More folders of specs to compare with.")
+    parser.add_argument("--against", nargs="*", type=Path, default=[], help="More folders of specs to compare with (their subfolders too).")
     parser.add_argument("--min-families", type=int, default=3)
     parser.add_argument("--max-similarity", type=float, default=0.5)
     args = parser.parse_args(argv)
     paths = {name: Path(p) for name, p in compiled().items()}
     for folder in args.against:
-        paths |= {p.stem: p for p in sorted(folder.glob("*.yaml"))}
+        paths |= {p.stem: p for p in sorted(folder.rglob("*.yaml"))}  # its subfolders too
     paths |= {p.stem: p for p in args.specs}
     others = {}
     for name, p in paths.items():

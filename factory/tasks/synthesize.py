@@ -39,7 +39,7 @@ class SynthConfig(BaseModel):
     apps: tuple[str, ...] | None = Field(default=None, description="Only families whose apps are all in this set.")
     families: tuple[str, ...] | None = Field(default=None, description="Only these families (names).")
     catalogue: bool = Field(default=False, description="Also the families derived from the compiled catalogue apps' specs "
-                            "(41 apps, docs/compiler.md); off: the hand-made apps' families only.")
+                            "(201 apps, docs/compiler.md); off: the hand-made apps' families only.")
     seed: int = Field(default=0, description="Seed of the whole synthesis; same seed -> same tasks.")
     variants: int = Field(default=1, ge=1, le=64, description="Appearance variants per task: the task as drawn and K-1 "
                           "copies, each in a variant of its apps' theme, layout and wording (mocked_apps/kit/variant.py); "
