@@ -57,3 +57,22 @@ def test_a_derived_move_never_asks_for_a_move_whose_guard_fails_on_its_record():
     assert any(r["guests"] < 20 for r in quoted), "no quoted event fails the guard: the test would prove nothing"
     confirms = [p for p in (_plan(spec, e, world, random.Random(k), set()) for k in range(300)) if p and p["transition"] == "confirm"]
     assert confirms and all(rows[p["row_id"]]["guests"] >= 20 for p in confirms)
+
+
+def test_a_number_the_task_asks_to_type_is_inside_the_fields_own_range():
+    """bursarly's grade point average (0-4) was asked as 5.00: rounded to 5 whatever the range, so the form refused it
+    and the create golden never reached its last step."""
+    import random
+    from datetime import datetime
+
+    from mocked_apps.catalogue import compiled
+    from mocked_apps.kit.spec import read_spec
+    from mocked_apps.kit.spec.derive.common import choose_input
+
+    spec = read_spec(compiled()["bursarly"])
+    gpa = spec.entity("application").field("gpa")
+    values = [choose_input(gpa, random.Random(k), datetime(2026, 3, 2), {}, spec)[0] for k in range(200)]
+    assert all(0 <= v <= 4 for v in values) and len(set(values)) > 10
+    wide = gpa.model_copy(update={"min": None, "max": None})  # the default 20-400: round fives, as before
+    assert all(v % 5 == 0 and 20 <= v <= 400 for v in (choose_input(wide, random.Random(k), datetime(2026, 3, 2), {}, spec)[0]
+                                                        for k in range(200)))

@@ -57,7 +57,9 @@ def choose_input(f: FieldSpec, rng: random.Random, clock: datetime, refs: dict[s
         return value, str(value)
     if f.type in ("money", "number"):
         lo, hi = f.min if f.min is not None else 20, f.max if f.max is not None else 400
-        value = round(rng.uniform(lo, hi) / 5) * 5 or 5.0
+        step = 5 if hi - lo >= 50 else (0.5 if hi - lo >= 5 else 0.1)  # a round figure inside the field's own range
+        value = round(round(rng.uniform(lo, hi) / step) * step, 2) or step
+        value = min(max(value, lo), hi)  # a grade point average of 0-4 is never asked as 5.00 (the form refuses it)
         return float(value), f"{value:.2f}"
     if f.type == "date":
         day = (clock + timedelta(days=rng.randint(2, 20))).date()
