@@ -32,8 +32,14 @@ class UnknownName(InputError, LookupError):
 
 
 def suggest(name: str, known: Iterable[str], n: int = 3) -> list[str]:
-    """Near names of `name` among `known`, best first (difflib ratio >= 0.5)."""
-    return difflib.get_close_matches(name, list(known), n=n, cutoff=0.5)
+    """Near names of `name` among `known`, best first: difflib ratio >= 0.5 and within 0.1 of the best one (with 216
+    apps, 'gmial' came back as 'mail, inkseal, gearlog')."""
+    near = difflib.get_close_matches(name, list(known), n=n, cutoff=0.5)
+    if not near:
+        return []
+    ratio = lambda other: difflib.SequenceMatcher(None, name, other).ratio()  # noqa: E731 - as get_close_matches scores
+    best = ratio(near[0])
+    return [other for other in near if ratio(other) >= best - 0.1]
 
 
 def check_name(kind: str, name: str, known: Iterable[str], error: type[UnknownName] = UnknownName) -> str:

@@ -75,8 +75,10 @@ def test_every_served_deployment_completes(prefect_server, tmp_path):
             marker.unlink(missing_ok=True)
             _start(f"{flow}/{deployment_name('test', flow)}", {**config, **EXTRA.get(flow, {})})
             assert marker.is_file(), f"{flow} completed without writing {marker.name}"
-        assert (out / "train" / "report.json").is_file()
-        assert "train" in json.loads((out / "report.json").read_text())["stages"]
+        if "train" in started:  # the pipeline's toy config trains only when the train deployment is started
+            assert (out / "train" / "report.json").is_file()
+            if "report" in started:  # the report, rewritten after it, counts the training stage
+                assert "train" in json.loads((out / "report.json").read_text())["stages"]
 
         _start(f"publish-dataset/{deployment_name('test', 'publish-dataset')}", {"run": str(out), "repo": "gym-org/served"})
         commits = hub.repos["dataset/gym-org/served"].commits
