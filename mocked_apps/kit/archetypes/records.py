@@ -119,7 +119,7 @@ def _state(e: EntitySpec, row) -> str | None:
 
 
 def _guard_ok(e: EntitySpec, t: TransitionSpec, row) -> bool:
-    return t.guard is None or bool(evaluate(t.guard, row.model_dump()))
+    return t.allows(row.model_dump())
 
 
 def _extra(app: Compiled, gym: Gym, e: EntitySpec, row) -> list[tuple[str, list]]:

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from .formula import evaluate
 from .plural import plural
 
 FieldType = Literal["text", "longtext", "int", "number", "money", "date", "datetime", "bool", "choice", "phone",
@@ -71,6 +72,10 @@ class TransitionSpec(_Frozen):
     guard: str | None = Field(default=None, description="Formula over the row that must hold, e.g. 'balance >= fee'.")
     effects: dict[str, str] = Field(default_factory=dict, description="field -> '$now', '$today', a formula or a literal, set by the move.")
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    def allows(self, row: dict[str, Any]) -> bool:
+        """Whether the guard holds on a row's values (no guard: always); the detail page offers the move only then."""
+        return self.guard is None or bool(evaluate(self.guard, row))
 
 
 class EntitySpec(_Frozen):
