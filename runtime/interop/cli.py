@@ -35,6 +35,7 @@ def serve_openenv(
     max_steps: int = typer.Option(30, min=1, help="Steps per episode before it is truncated."),
     screenshots: bool = typer.Option(False, "--screenshots/--no-screenshots",
                                      help="Add the page as a base64 PNG to every observation (a capture per step)."),
+    sessions: int = typer.Option(1, "--sessions", min=1, help="Episodes served at once, each at /sessions/K (the root is session 0)."),
 ) -> None:
     """Serve tasks over OpenEnv's HTTP protocol; any OpenEnv client (HTTPEnvClient) can reset and step them."""
     from contracts.taskfiles import load_tasks
@@ -43,8 +44,10 @@ def serve_openenv(
 
     loaded = load_tasks(tasks)
     with EnvironmentManager() as manager:
-        with OpenEnvServer(loaded, manager, max_steps=max_steps, host=host, port=port, screenshots=screenshots) as server:
-            typer.echo(f"OpenEnv server on {server.url} serving {len(loaded)} tasks (Ctrl-C stops it)", err=True)
+        with OpenEnvServer(loaded, manager, max_steps=max_steps, host=host, port=port, screenshots=screenshots,
+                           max_concurrent_envs=sessions) as server:
+            where = f"sessions at {server.url}/sessions/0-{sessions - 1}" if sessions > 1 else "1 session"
+            typer.echo(f"OpenEnv server on {server.url} serving {len(loaded)} tasks, {where} (Ctrl-C stops it)", err=True)
             _wait_for_stop()
 
 

@@ -10,6 +10,14 @@ or the step limit) carries the reward of the task's own verifier. The episode ru
     client = GymfactoryEnvClient(server.url)
     first = client.reset(); result = client.step(GymAction(action='answer("done")'))
 
+Concurrent sessions: with `max_concurrent_envs=N` (`gymfactory serve openenv --sessions N`) one server holds N
+episodes at once, each with its own browser session and its own worker thread. Session k answers the same
+protocol under `/sessions/k` (`server.session_url(k)` is a client's base URL), the root paths are session 0, and
+`GET /sessions` lists them. Every session's `reset` takes the next task of one shared round robin, so N
+clients working side by side get N different tasks. openenv-core 0.1.1's protocol has no session of its own
+(0.3.0's `max_concurrent_envs` needs the version move that docs/interop.md says is blocked), so a session is a
+base URL: any OpenEnv client works unchanged.
+
 With `screenshots=True` (`gymfactory serve openenv --screenshots`) every observation also carries the page
 as a base64 PNG (`screenshot`, `screenshot_media_type`), read from the session as the Gymnasium `-image` ids
 read it (`GymEnv.screenshot_png`). Off by default because it costs: the browser captures and encodes a PNG
@@ -21,6 +29,7 @@ about 85 KB, 4/3 of that as text) where the text observation is a few KB. Text-o
 from __future__ import annotations
 
 import base64
+import itertools
 import socket
 import threading
 import time
@@ -30,7 +39,8 @@ from typing import Any
 
 import uvicorn
 from openenv_core.client_types import StepResult
-from openenv_core.env_server import Action, Environment, Observation, State, create_fastapi_app
+from fastapi import FastAPI
+from openenv_core.env_server import Action, Environment, HTTPEnvServer, Observation, State
 from openenv_core.http_env_client import HTTPEnvClient
 
 from contracts.task import Task
@@ -69,23 +79,37 @@ class GymState(State):
     task_id: str = ""
 
 
-class GymfactoryEnvironment(Environment):
-    """The OpenEnv `Environment` over gymfactory tasks: one GymEnv episode at a time, with screenshots if asked."""
+class _RoundRobin:
+    """The next task, shared by every session of one server (thread-safe)."""
 
-    def __init__(self, tasks: list[Task], manager: EnvironmentManager, max_steps: int = 30, screenshots: bool = False):
-        super().__init__()
+    def __init__(self, tasks: list[Task]):
         if not tasks:
             raise ValueError("an OpenEnv server needs at least one task")
-        self.tasks, self.manager, self.max_steps, self.screenshots = tasks, manager, max_steps, screenshots
-        self._next, self._env, self._state = 0, None, GymState()
+        self.tasks, self._count, self._lock = tasks, itertools.count(), threading.Lock()
+
+    def next(self) -> Task:
+        with self._lock:
+            return self.tasks[next(self._count) % len(self.tasks)]
+
+
+class GymfactoryEnvironment(Environment):
+    """The OpenEnv `Environment` over gymfactory tasks: one GymEnv episode at a time, with screenshots if asked.
+
+    Sessions of one server share `order`, so their resets take successive tasks."""
+
+    def __init__(self, tasks: list[Task], manager: EnvironmentManager, max_steps: int = 30, screenshots: bool = False,
+                 order: _RoundRobin | None = None):
+        super().__init__()
+        self.order = order or _RoundRobin(tasks)
+        self.tasks, self.manager, self.max_steps, self.screenshots = self.order.tasks, manager, max_steps, screenshots
+        self._env, self._state = None, GymState()
         self._lock = threading.Lock()
 
     def reset(self) -> GymObservation:
         with self._lock:
             if self._env is not None:
                 self._env.close()
-            task = self.tasks[self._next % len(self.tasks)]
-            self._next += 1
+            task = self.order.next()
             self._env = GymEnv(task, self.manager, max_steps=self.max_steps, screenshots=self.screenshots)
             obs, _ = self._env.reset()
             self._state = GymState(episode_id=uuid.uuid4().hex, step_count=0, task_id=task.id)
@@ -134,12 +158,31 @@ class GymfactoryEnvClient(HTTPEnvClient[GymAction, GymObservation]):
 
 
 class OpenEnvServer:
-    """`create_fastapi_app` of openenv-core over a GymfactoryEnvironment, served by uvicorn in a thread."""
+    """openenv-core's HTTP routes over `max_concurrent_envs` GymfactoryEnvironments, served by uvicorn in a thread.
+
+    Session k is at `/sessions/k`; the root paths are session 0, so a plain client needs no path."""
 
     def __init__(self, tasks: list[Task], manager: EnvironmentManager, max_steps: int = 30, host: str = "127.0.0.1",
-                 port: int = 0, screenshots: bool = False):
-        self.env = GymfactoryEnvironment(tasks, manager, max_steps, screenshots=screenshots)
-        self.app = create_fastapi_app(self.env, GymAction, GymObservation)
+                 port: int = 0, screenshots: bool = False, max_concurrent_envs: int = 1):
+        if max_concurrent_envs < 1:
+            raise ValueError(f"max_concurrent_envs must be at least 1, not {max_concurrent_envs}")
+        order = _RoundRobin(tasks)
+        self.envs = [GymfactoryEnvironment(tasks, manager, max_steps, screenshots=screenshots, order=order)
+                     for _ in range(max_concurrent_envs)]
+        self.env = self.envs[0]
+        self.app = FastAPI(title="gymfactory OpenEnv server")
+        routes = [HTTPEnvServer(env, GymAction, GymObservation) for env in self.envs]  # each: its own worker thread
+        routes[0].register_routes(self.app)
+        for k, server in enumerate(routes):
+            session = FastAPI(title=f"gymfactory OpenEnv session {k}")
+            server.register_routes(session)
+            self.app.mount(f"/sessions/{k}", session)
+
+        @self.app.get("/sessions")
+        def sessions() -> dict:
+            return {"sessions": [{"id": k, "path": f"/sessions/{k}", "task_id": env.state.task_id, "step_count": env.state.step_count}
+                                 for k, env in enumerate(self.envs)]}
+
         if port == 0:
             with socket.socket() as s:
                 s.bind((host, 0))
@@ -151,6 +194,12 @@ class OpenEnvServer:
     @property
     def url(self) -> str:
         return f"http://{self.host}:{self.port}"
+
+    def session_url(self, k: int) -> str:
+        """Base URL of session k, for an OpenEnv client."""
+        if not 0 <= k < len(self.envs):
+            raise IndexError(f"session {k} does not exist: this server has sessions 0-{len(self.envs) - 1}")
+        return f"{self.url}/sessions/{k}"
 
     def start(self) -> "OpenEnvServer":
         self._thread = threading.Thread(target=self._server.run, daemon=True, name="openenv-server")
@@ -166,7 +215,8 @@ class OpenEnvServer:
         self._server.should_exit = True
         if self._thread is not None:
             self._thread.join(timeout=10)
-        self.env.close()
+        for env in self.envs:
+            env.close()
 
     def __enter__(self) -> "OpenEnvServer":
         return self.start()

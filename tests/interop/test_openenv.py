@@ -87,3 +87,42 @@ def test_openenv_without_screenshots_sends_nothing_image_like(served):
     client = GymfactoryEnvClient(server.url, request_timeout_s=120)
     assert client.reset().observation.screenshot is None
     client.close()
+
+
+def test_openenv_concurrent_sessions_keep_their_own_episodes(validated, manager):
+    """Two OpenEnv clients on one server, their steps interleaved and then run side by side: each session keeps
+    its own task and browser session, so both golden runs score 1 (with one shared episode, the second reset
+    would have replaced the first client's task)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    tasks, results = validated
+    golden = {r.task_id: r.golden_actions for r in results}
+    with OpenEnvServer(tasks, manager, max_steps=40, max_concurrent_envs=2) as server:
+        with pytest.raises(IndexError, match="sessions 0-1"):
+            server.session_url(2)
+        clients = [GymfactoryEnvClient(server.session_url(k), request_timeout_s=120) for k in range(2)]
+        firsts = [c.reset().observation for c in clients]
+        assert {o.task_id for o in firsts} == {t.id for t in tasks}  # one shared round robin: two different tasks
+        listed = requests.get(f"{server.url}/sessions", timeout=30).json()["sessions"]
+        assert [(s["id"], s["task_id"]) for s in listed] == [(k, o.task_id) for k, o in enumerate(firsts)]
+        plans = [[*golden[o.task_id], 'answer("done")'] for o in firsts]
+        for k in range(max(map(len, plans))):  # interleaved: a step of session 0, then one of session 1
+            for client, plan, first in zip(clients, plans, firsts):
+                if k < len(plan):
+                    step = client.step(GymAction(action=plan[k]))
+                    assert step.observation.task_id == first.task_id and step.observation.last_action_error == ""
+        assert step.done and step.reward == 1.0
+        assert [c.state().step_count for c in clients] == [len(p) for p in plans]
+
+        def episode(client: GymfactoryEnvClient) -> tuple[str, float]:
+            task_id = client.reset().observation.task_id
+            for action in [*golden[task_id], 'answer("done")']:
+                end = client.step(GymAction(action=action))
+            return task_id, end.reward
+
+        with ThreadPoolExecutor(2) as pool:  # side by side, each on its own worker thread
+            done = list(pool.map(episode, clients))
+        assert sorted(done) == sorted((t.id, 1.0) for t in tasks)
+        assert GymfactoryEnvClient(server.url, request_timeout_s=120).state().task_id == done[0][0]  # the root is session 0
+        for c in clients:
+            c.close()
