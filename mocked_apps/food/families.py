@@ -151,6 +151,24 @@ class BestCoupon(PhoneFamily):
         return _verify_order(c["restaurant_id"], c["lines"], c["method_id"], c["coupon_id"])
 
 
+def _reorder_subtotal(rows: dict[str, list[dict]], order: dict) -> float:
+    """What reordering `order` puts in the cart at today's prices, as the app's reorder does: each line's item with its
+    named options and the first option of every single-choice group the line lacks. A past order's extras line was
+    billed at what the charge left over, so today's subtotal can fall under the restaurant's minimum, and that order
+    cannot be placed again as it was (the golden run met "Add ... more to reach the minimum order")."""
+    items = {i["id"]: i for i in rows["menuitem"]}
+    subtotal = 0.0
+    for line in (x for x in rows["orderline"] if x["order_id"] == order["id"] and x["item_id"] in items):
+        options = [c for c in rows["choice"] if c["item_id"] == line["item_id"]]
+        names = {n.strip() for n in line["options"].split(",") if n.strip()}
+        picked = [c for c in options if c["name"] in names]
+        for group in dict.fromkeys(c["group"] for c in options if not c["multi"]):
+            if not any(c["group"] == group for c in picked):
+                picked.append(next(c for c in options if c["group"] == group))
+        subtotal += line_price(items[line["item_id"]]["price"], [c["price"] for c in picked]) * line["quantity"]
+    return round(subtotal, 2)
+
+
 class Reorder(PhoneFamily):
     name = "food.reorder"
     apps = ("food",)
@@ -160,7 +178,8 @@ class Reorder(PhoneFamily):
 
     def requirements(self, world: World, rng: random.Random) -> Requirements | None:
         rows = project(world)
-        order = pick(rng, rows["foodorder"])
+        minimum = {x["id"]: x["min_order"] for x in rows["restaurant"]}
+        order = pick(rng, [o for o in rows["foodorder"] if _reorder_subtotal(rows, o) >= minimum[o["restaurant_id"]]])
         if order is None:
             return None
         r = next(x for x in rows["restaurant"] if x["id"] == order["restaurant_id"])
