@@ -3,8 +3,8 @@
     .venv/bin/python scripts/spec_lint.py path/to/app.yaml [more.yaml ...] [--against DIR ...]
 
 Per spec: it parses (`read_spec`), compiles (`compile_spec`), derives at least `--min-families` task families,
-its default seed's text passes the checker's content law (no lorem, catch phrases or word salad), and its
-structural similarity to every other spec (the catalogue's, and the other files given) stays under
+its default seed's text and its own labels (titles, field, button and page labels, choices) pass the checker's content
+law (no lorem, catch phrases or word salad), and its structural similarity to every other spec (the catalogue's, and the other files given) stays under
 `--max-similarity`. Similarity is the Jaccard index of the two specs' vocabularies of structure: entity names,
 field names with their types, states, transition names and page archetypes per entity. Two variations of one
 spec (`factory.apps.specgen.vary_spec`) score about 1.0; unrelated apps near 0. It takes well under a second a
@@ -42,6 +42,20 @@ def shape(spec: AppSpec) -> set[str]:
     return out
 
 
+def labels(spec) -> list[str]:
+    """The words the spec itself puts on its pages: titles, descriptions, entity, field and button labels, choices,
+    page titles and settings (the content law reads them on every page, as it reads the sample rows)."""
+    out = [spec.title, spec.description, spec.tagline]
+    for e in spec.entities:
+        out += [e.display, e.display_plural, *e.computed, *e.tabs]
+        out += [t for f in e.fields for t in (f.display, *f.choices)]
+        out += [e.transition_label(t) for t in e.transitions]
+    out += [p.title for p in spec.pages]
+    for key, default in spec.settings.items():
+        out += [key.replace("_", " "), *(str(v) for v in default if isinstance(v, str))] if isinstance(default, list) else [key.replace("_", " ")]
+    return [t for t in out if t]
+
+
 def similarity(a: set[str], b: set[str]) -> float:
     return len(a & b) / max(1, len(a | b))
 
@@ -61,6 +75,9 @@ def lint(path: Path, others: dict[str, set[str]], min_families: int, max_similar
     found = problems(str(v) for rows in seed.values() for r in rows for v in r.values() if isinstance(v, str))
     if failing(found):
         wrong.append(f"sample text the content law flags: {found}")
+    found = problems(labels(spec))
+    if failing(found):
+        wrong.append(f"labels the content law flags: {found}")
     mine = shape(spec)
     near = sorted(((similarity(mine, s), name) for name, s in others.items() if name != spec.name), reverse=True)[:1]
     if near and near[0][0] > max_similarity:
