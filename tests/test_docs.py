@@ -119,16 +119,30 @@ def test_interop_openenv_example():
 
 
 def test_interop_verifiers_examples(first_run):
+    import os
+    import shlex
+    import subprocess
+    import sys
+
     from tests.support.scripted_llm import ScriptedLLM
 
-    with ScriptedLLM(['The invoice says 172.00.\nanswer("172.00")', 'answer("9")']) as llm:
+    replies = ['The invoice says 172.00.\nanswer("172.00")', 'answer("9")', 'answer("172.00")']
+    with ScriptedLLM(replies) as llm:
         direct = _python(_example("verifiers"), first_run, {"OPENAI_BASE_URL": llm.openai_base_url})
         address = f"tcp://127.0.0.1:{_free_port()}"
         with _Served(_example("verifiers-serve").replace("tcp://127.0.0.1:5000", address), first_run):
             served = _python(_example("verifiers-client").replace("tcp://127.0.0.1:5000", address), first_run,
                              {"OPENAI_BASE_URL": llm.openai_base_url})
+        line = _example("verifiers-cli").replace("\\\n", " ").replace("runs/first", str(first_run))
+        args = shlex.split(line.replace("http://127.0.0.1:8001/v1", llm.openai_base_url))
+        assert args[0] == "vf-eval", line
+        cli = subprocess.run([str(Path(sys.executable).parent / "vf-eval"), *args[1:]], cwd=ROOT, capture_output=True,
+                             text=True, timeout=600, env={**os.environ, "OPENAI_API_KEY": "test"})
+        assert cli.returncode == 0, cli.stderr[-3000:]
         assert llm.pending() == 0 and "HE-48622" in llm.requests[0].text()
     assert "reward 1.0" in direct and "reward 0.0" in served  # the server scored the second, wrong, answer
+    runs = sorted((first_run / "verifiers").glob("gymfactory_verifiers--my-model--*/traces.jsonl"))  # the eval's and the command's
+    assert len(runs) == 2 and all('"task_reward":{"score":1.0' in run.read_text().replace(" ", "") for run in runs)
 
 
 def test_interop_trl_example(first_run):

@@ -13,7 +13,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 # Floor of each top-level package: a package may import only packages on a lower floor.
-FLOORS = {"contracts": 0, "mocked_apps": 1, "runtime": 2, "factory": 3, "rl": 3, "flows": 4, "bench": 5, "gymfactory": 6}
+FLOORS = {"contracts": 0, "mocked_apps": 1, "runtime": 2, "factory": 3, "rl": 3, "flows": 4, "bench": 5, "gymfactory": 6,
+          "gymfactory_verifiers": 3}
 
 
 def _imports(path: Path) -> set[str]:

@@ -2,8 +2,8 @@
 
 - `serve openenv --tasks FILE`: openenv-core's HTTP protocol (/reset, /step, /state, /health), for OpenEnv clients
   (TRL, SkyRL, ART use those); `reset` opens the next task, round robin.
-- `serve verifiers --dataset FOLDER_OR_REPO`: the `verifiers` environment server (ZMQ), which prime-rl and
-  `Environment.env_client` drive; each worker process loads `runtime.interop.verifiers_env`.
+- `serve verifiers --dataset FOLDER_OR_REPO`: the `verifiers` 0.4 environment server (ZMQ), which prime-rl and
+  verifiers' `EnvClient` drive; each worker process loads the `gymfactory_verifiers` environment.
 
 Both run until Ctrl-C (or SIGTERM), then close their app servers and browsers.
 """
@@ -61,13 +61,15 @@ def serve_verifiers(
     screenshots: bool = typer.Option(False, "--screenshots/--no-screenshots",
                                      help="Show the model each page as an image next to its text (for vision-language models)."),
 ) -> None:
-    """Serve a dataset as a `verifiers` environment server (ZMQ): point prime-rl or an env_client at ADDRESS."""
-    from verifiers.serve import ZMQEnvServer
+    """Serve a dataset as a `verifiers` environment server (ZMQ): point prime-rl or an EnvClient at ADDRESS."""
+    from verifiers.v1.serve import serve_env
+
+    from runtime.interop.verifiers_env import env_config
 
     typer.echo(f"verifiers environment server on {address} over {dataset} ({split}), {workers} worker(s) (Ctrl-C stops it)", err=True)
-    env_args = {"dataset": dataset, "split": split, "max_steps": max_steps, "screenshots": screenshots}
-    ZMQEnvServer.run_server("runtime.interop.verifiers_env", env_args, {}, "WARNING", None, True, address=address,
-                            num_workers=workers)
+    config = env_config(dataset, split, max_steps=max_steps, screenshots=screenshots)
+    # one worker: a server in this process; more: a broker over that many worker processes, all started at once
+    serve_env(config=config, max_workers=workers, address=address, elastic=False)
 
 
 def register(root: typer.Typer) -> None:

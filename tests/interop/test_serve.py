@@ -60,28 +60,38 @@ def test_serve_openenv_answers_the_openenv_client_and_scores_with_the_verifier()
 
 
 def test_serve_verifiers_runs_rollouts_for_the_verifiers_env_client(dataset_folder, validated, monkeypatch):
-    import verifiers as vf
-    from verifiers.serve import ZMQEnvClient
-    from verifiers.types import ClientConfig
+    import asyncio
 
+    import verifiers.v1 as vf
+    from verifiers.v1.serve import EnvClient
+
+    from runtime.interop.verifiers_env import env_config
     from tests.support.scripted_llm import ScriptedLLM
+
+    async def run(address: str, task: vf.Task, llm: ScriptedLLM) -> vf.WireEpisode:
+        client = EnvClient(address)  # what prime-rl's orchestrator holds: it owns the taskset, the server runs each task
+        try:
+            await client.wait_for_server_startup(timeout=120)
+            model = vf.EvalClientConfig(base_url=llm.openai_base_url, api_key_var="OPENAI_API_KEY")
+            return await client.run(model, "scripted", vf.SamplingConfig(), task.data.model_dump(mode="json"))
+        finally:
+            await client.close()
 
     _, results = validated
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         address = f"tcp://127.0.0.1:{s.getsockname()[1]}"
+    monkeypatch.setenv("OPENAI_API_KEY", "test")
     proc = _serve("verifiers", "--dataset", str(dataset_folder), "--address", address)
     try:
-        env = vf.load_environment("runtime.interop.verifiers_env", dataset=str(dataset_folder), split="train")
-        env.env_client = ZMQEnvClient(address=address, startup_timeout=120)  # what prime-rl's orchestrator holds
+        (task,) = vf.load_taskset(env_config(str(dataset_folder)).taskset)  # the train split: the mail task
         golden = next(r for r in results if r.task_id.startswith("mail."))
-        monkeypatch.setenv("OPENAI_API_KEY", "test")
         with ScriptedLLM([*golden.golden_actions, 'answer("done")']) as llm:
             started = time.monotonic()
-            out = env.evaluate_sync(client=ClientConfig(api_base_url=llm.openai_base_url, api_key_var="OPENAI_API_KEY", max_retries=0),
-                                    model="scripted", num_examples=1, rollouts_per_example=1)
+            episode = asyncio.run(run(address, task, llm))
             assert llm.pending() == 0, f"the server did not drive the model ({time.monotonic() - started:.0f} s)"
-        (state,) = out["outputs"]
-        assert state["reward"] == 1.0 and state["error"] is None
+        assert episode.ok and not episode.errors, episode.errors
+        (trace,) = episode.traces
+        assert trace.ok and trace.reward == 1.0 and trace.info["gymfactory_outcome"]["status"] == "success"
     finally:
         assert _stop(proc) == 0
