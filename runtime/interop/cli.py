@@ -1,7 +1,7 @@
 """`gymfactory serve openenv|verifiers`: gymfactory tasks behind the servers other trainers connect to.
 
-- `serve openenv --tasks FILE`: openenv-core's HTTP protocol (/reset, /step, /state, /health), for OpenEnv clients
-  (TRL, SkyRL, ART use those); `reset` opens the next task, round robin.
+- `serve openenv --tasks FILE`: openenv-core 0.3.0's protocol (a session per WebSocket at /ws, /health), for OpenEnv
+  clients (TRL, SkyRL, ART use those); `reset` opens the next task, round robin.
 - `serve verifiers --dataset FOLDER_OR_REPO`: the `verifiers` 0.4 environment server (ZMQ), which prime-rl and
   verifiers' `EnvClient` drive; each worker process loads the `gymfactory_verifiers` environment.
 
@@ -35,9 +35,10 @@ def serve_openenv(
     max_steps: int = typer.Option(30, min=1, help="Steps per episode before it is truncated."),
     screenshots: bool = typer.Option(False, "--screenshots/--no-screenshots",
                                      help="Add the page as a base64 PNG to every observation (a capture per step)."),
-    sessions: int = typer.Option(1, "--sessions", min=1, help="Episodes served at once, each at /sessions/K (the root is session 0)."),
+    sessions: int = typer.Option(1, "--sessions", min=1,
+                                 help="Episodes at once, one per OpenEnv client connection (openenv-core's max_concurrent_envs)."),
 ) -> None:
-    """Serve tasks over OpenEnv's HTTP protocol; any OpenEnv client (HTTPEnvClient) can reset and step them."""
+    """Serve tasks over OpenEnv's protocol; any OpenEnv client (an EnvClient, GenericEnvClient) can reset and step them."""
     from contracts.taskfiles import load_tasks
     from runtime.interop.openenv_server import OpenEnvServer
     from runtime.manager import EnvironmentManager
@@ -46,8 +47,8 @@ def serve_openenv(
     with EnvironmentManager() as manager:
         with OpenEnvServer(loaded, manager, max_steps=max_steps, host=host, port=port, screenshots=screenshots,
                            max_concurrent_envs=sessions) as server:
-            where = f"sessions at {server.url}/sessions/0-{sessions - 1}" if sessions > 1 else "1 session"
-            typer.echo(f"OpenEnv server on {server.url} serving {len(loaded)} tasks, {where} (Ctrl-C stops it)", err=True)
+            typer.echo(f"OpenEnv server on {server.url} serving {len(loaded)} tasks, up to {sessions} session(s) at once "
+                       "(Ctrl-C stops it)", err=True)
             _wait_for_stop()
 
 

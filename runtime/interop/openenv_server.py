@@ -1,22 +1,26 @@
-"""An OpenEnv environment server (`openenv-core`'s HTTP protocol: /reset, /step, /state, /health) over gymfactory tasks.
+"""An OpenEnv environment server (openenv-core 0.3.0's protocol: a session per WebSocket at /ws, /health, /schema) over
+gymfactory tasks.
 
-Agents and trainers of the OpenEnv ecosystem drive gymfactory environments with their own client:
-`reset()` opens the next task (round robin over the served tasks) in a fresh session, `step(GymAction)`
-applies one action in gymfactory's action language, and the step that ends the episode (answer(...)
-or the step limit) carries the reward of the task's own verifier. The episode runs through
+Agents and trainers of the OpenEnv ecosystem drive gymfactory environments with their own client: every OpenEnv
+client (`EnvClient` subclasses, `GenericEnvClient`) holds one WebSocket, which is one session with its own
+environment; `reset()` opens the next task (round robin over the served tasks) in a fresh browser session,
+`step({"action": ...})` applies one action in gymfactory's action language, and the step that ends the episode
+(answer(...) or the step limit) carries the reward of the task's own verifier. The episode runs through
 `runtime.gym_env.GymEnv`, the same path as the Gymnasium env.
 
-    server = OpenEnvServer(tasks, manager).start()      # http://127.0.0.1:PORT
-    client = GymfactoryEnvClient(server.url)
-    first = client.reset(); result = client.step(GymAction(action='answer("done")'))
+    server = OpenEnvServer(tasks, manager).start()      # http://127.0.0.1:PORT, sessions at ws://127.0.0.1:PORT/ws
+    with GenericEnvClient(base_url=server.url).sync() as client:
+        first = client.reset(); result = client.step({"action": 'answer("done")'})
 
-Concurrent sessions: with `max_concurrent_envs=N` (`gymfactory serve openenv --sessions N`) one server holds N
-episodes at once, each with its own browser session and its own worker thread. Session k answers the same
-protocol under `/sessions/k` (`server.session_url(k)` is a client's base URL), the root paths are session 0, and
-`GET /sessions` lists them. Every session's `reset` takes the next task of one shared round robin, so N
-clients working side by side get N different tasks. openenv-core 0.1.1's protocol has no session of its own
-(0.3.0's `max_concurrent_envs` needs the version move that docs/interop.md says is blocked), so a session is a
-base URL: any OpenEnv client works unchanged.
+Concurrent sessions: openenv-core's own. With `max_concurrent_envs=N` (`gymfactory serve openenv --sessions N`) the
+server holds up to N WebSocket sessions at once, each with its own `GymfactoryEnvironment` (its own browser session)
+and its own worker thread; connection N+1 is refused (`CAPACITY_REACHED`) until one closes, and closing a
+connection closes its environment. Every session's `reset` takes the next task of one shared round robin, so N
+clients working side by side get N different tasks.
+
+openenv-core 0.3.0's HTTP `/reset`, `/step` and `/state` are stateless (a fresh environment per request, closed
+after it), which cannot hold a browser episode across requests; the routes are registered in openenv's production
+mode, which leaves those three out, so an episode runs only over the WebSocket.
 
 With `screenshots=True` (`gymfactory serve openenv --screenshots`) every observation also carries the page
 as a base64 PNG (`screenshot`, `screenshot_media_type`), read from the session as the Gymnasium `-image` ids
@@ -29,33 +33,32 @@ about 85 KB, 4/3 of that as text) where the text observation is a few KB. Text-o
 from __future__ import annotations
 
 import base64
+import functools
 import itertools
 import socket
 import threading
 import time
 import uuid
-from dataclasses import dataclass, field
 from typing import Any
 
 import uvicorn
-from openenv_core.client_types import StepResult
 from fastapi import FastAPI
-from openenv_core.env_server import Action, Environment, HTTPEnvServer, Observation, State
-from openenv_core.http_env_client import HTTPEnvClient
+from openenv.core.env_server import Action, Environment, HTTPEnvServer, Observation, ServerMode, State
+from pydantic import Field
 
 from contracts.task import Task
 from runtime.gym_env import GymEnv
 from runtime.manager import EnvironmentManager
 
+__all__ = ["GymAction", "GymObservation", "GymState", "GymfactoryEnvironment", "OpenEnvServer"]
 
-@dataclass(kw_only=True)
+
 class GymAction(Action):
     """One action as text, e.g. click(12), fill(3, "Ada"), answer("42")."""
 
     action: str
 
 
-@dataclass(kw_only=True)
 class GymObservation(Observation):
     """What the agent sees; `outcome` (status, reward, verdicts) is set on the step that ends the episode.
 
@@ -69,12 +72,11 @@ class GymObservation(Observation):
     url: str = ""
     last_action_error: str = ""
     step: int = 0
-    outcome: dict[str, Any] = field(default_factory=dict)
+    outcome: dict[str, Any] = Field(default_factory=dict)
     screenshot: str | None = None
     screenshot_media_type: str | None = None
 
 
-@dataclass
 class GymState(State):
     task_id: str = ""
 
@@ -92,30 +94,37 @@ class _RoundRobin:
             return self.tasks[next(self._count) % len(self.tasks)]
 
 
-class GymfactoryEnvironment(Environment):
-    """The OpenEnv `Environment` over gymfactory tasks: one GymEnv episode at a time, with screenshots if asked.
+class GymfactoryEnvironment(Environment[GymAction, GymObservation, GymState]):
+    """The OpenEnv `Environment` of one session: one GymEnv episode at a time, with screenshots if asked.
 
-    Sessions of one server share `order`, so their resets take successive tasks."""
+    Sessions of one server share `order`, so their resets take successive tasks; they share nothing else but the
+    environment manager, which hands each its own browser session."""
 
-    def __init__(self, tasks: list[Task], manager: EnvironmentManager, max_steps: int = 30, screenshots: bool = False,
-                 order: _RoundRobin | None = None):
+    SUPPORTS_CONCURRENT_SESSIONS = True
+
+    def __init__(self, manager: EnvironmentManager, order: _RoundRobin, max_steps: int = 30, screenshots: bool = False):
         super().__init__()
-        self.order = order or _RoundRobin(tasks)
-        self.tasks, self.manager, self.max_steps, self.screenshots = self.order.tasks, manager, max_steps, screenshots
-        self._env, self._state = None, GymState()
+        self.manager, self.order, self.max_steps, self.screenshots = manager, order, max_steps, screenshots
+        self._env: GymEnv | None = None
+        self._state = GymState()
         self._lock = threading.Lock()
 
-    def reset(self) -> GymObservation:
+    def reset(self, seed: int | None = None, episode_id: str | None = None) -> GymObservation:
+        """Open the next task in fresh app instances. `seed` changes nothing: the task fixes its world; `episode_id`
+        names the episode in `state` (a random id if not given)."""
         with self._lock:
             if self._env is not None:
                 self._env.close()
             task = self.order.next()
             self._env = GymEnv(task, self.manager, max_steps=self.max_steps, screenshots=self.screenshots)
             obs, _ = self._env.reset()
-            self._state = GymState(episode_id=uuid.uuid4().hex, step_count=0, task_id=task.id)
+            self._state = GymState(episode_id=episode_id or uuid.uuid4().hex, step_count=0, task_id=task.id)
             return self._observation(obs, done=False, reward=None, outcome={})
 
-    def step(self, action: GymAction) -> GymObservation:
+    def step(self, action: GymAction, timeout_s: float | None = None) -> GymObservation:
+        """Apply one action; the step that ends the episode carries the verifier's reward and the outcome.
+
+        `timeout_s` is not applied: the manager's deadlines (`Deadlines.step`, `.evaluate`) bound each step."""
         with self._lock:
             if self._env is None:
                 raise RuntimeError("reset() first")
@@ -143,46 +152,19 @@ class GymfactoryEnvironment(Environment):
                               screenshot_media_type="image/png" if png is not None else None)
 
 
-class GymfactoryEnvClient(HTTPEnvClient[GymAction, GymObservation]):
-    """The OpenEnv HTTP client for this server (what an OpenEnv agent or trainer holds)."""
-
-    def _step_payload(self, action: GymAction) -> dict:
-        return {"action": action.action}
-
-    def _parse_result(self, payload: dict) -> StepResult[GymObservation]:
-        obs = GymObservation(**payload["observation"], done=payload["done"], reward=payload["reward"])
-        return StepResult(observation=obs, reward=payload["reward"], done=payload["done"])
-
-    def _parse_state(self, payload: dict) -> GymState:
-        return GymState(**payload)
-
-
 class OpenEnvServer:
-    """openenv-core's HTTP routes over `max_concurrent_envs` GymfactoryEnvironments, served by uvicorn in a thread.
-
-    Session k is at `/sessions/k`; the root paths are session 0, so a plain client needs no path."""
+    """openenv-core's routes over up to `max_concurrent_envs` sessions of GymfactoryEnvironment, served by uvicorn in
+    a thread. A client's base URL is `url`; its session is its WebSocket connection."""
 
     def __init__(self, tasks: list[Task], manager: EnvironmentManager, max_steps: int = 30, host: str = "127.0.0.1",
                  port: int = 0, screenshots: bool = False, max_concurrent_envs: int = 1):
         if max_concurrent_envs < 1:
             raise ValueError(f"max_concurrent_envs must be at least 1, not {max_concurrent_envs}")
-        order = _RoundRobin(tasks)
-        self.envs = [GymfactoryEnvironment(tasks, manager, max_steps, screenshots=screenshots, order=order)
-                     for _ in range(max_concurrent_envs)]
-        self.env = self.envs[0]
+        factory = functools.partial(GymfactoryEnvironment, manager, _RoundRobin(tasks), max_steps, screenshots)
         self.app = FastAPI(title="gymfactory OpenEnv server")
-        routes = [HTTPEnvServer(env, GymAction, GymObservation) for env in self.envs]  # each: its own worker thread
-        routes[0].register_routes(self.app)
-        for k, server in enumerate(routes):
-            session = FastAPI(title=f"gymfactory OpenEnv session {k}")
-            server.register_routes(session)
-            self.app.mount(f"/sessions/{k}", session)
-
-        @self.app.get("/sessions")
-        def sessions() -> dict:
-            return {"sessions": [{"id": k, "path": f"/sessions/{k}", "task_id": env.state.task_id, "step_count": env.state.step_count}
-                                 for k, env in enumerate(self.envs)]}
-
+        # each session: its own environment, made, stepped and closed on its own worker thread
+        HTTPEnvServer(factory, GymAction, GymObservation, max_concurrent_envs=max_concurrent_envs).register_routes(
+            self.app, mode=ServerMode.PRODUCTION)  # no stateless /reset, /step, /state (see the module docstring)
         if port == 0:
             with socket.socket() as s:
                 s.bind((host, 0))
@@ -193,13 +175,8 @@ class OpenEnvServer:
 
     @property
     def url(self) -> str:
+        """The base URL an OpenEnv client takes (it connects to `ws://HOST:PORT/ws`)."""
         return f"http://{self.host}:{self.port}"
-
-    def session_url(self, k: int) -> str:
-        """Base URL of session k, for an OpenEnv client."""
-        if not 0 <= k < len(self.envs):
-            raise IndexError(f"session {k} does not exist: this server has sessions 0-{len(self.envs) - 1}")
-        return f"{self.url}/sessions/{k}"
 
     def start(self) -> "OpenEnvServer":
         self._thread = threading.Thread(target=self._server.run, daemon=True, name="openenv-server")
@@ -212,11 +189,10 @@ class OpenEnvServer:
         return self
 
     def stop(self) -> None:
+        """Stop serving: uvicorn closes the open WebSockets, and openenv-core closes each one's environment."""
         self._server.should_exit = True
         if self._thread is not None:
-            self._thread.join(timeout=10)
-        for env in self.envs:
-            env.close()
+            self._thread.join(timeout=30)
 
     def __enter__(self) -> "OpenEnvServer":
         return self.start()

@@ -35,26 +35,24 @@ def _stop(proc: subprocess.Popen) -> int:
 
 
 def test_serve_openenv_answers_the_openenv_client_and_scores_with_the_verifier():
-    from runtime.interop.openenv_server import GymAction, GymfactoryEnvClient
+    from openenv import GenericEnvClient
 
     proc = _serve("openenv", "--tasks", str(FIXTURE), "--port", "0", "--sessions", "2")
     try:
         line = proc.stderr.readline()
-        url = re.search(r"OpenEnv server on (http://\S+) serving 1 tasks, sessions at \S+/sessions/0-1", line)
+        url = re.search(r"OpenEnv server on (http://\S+) serving 1 tasks, up to 2 session\(s\) at once", line)
         assert url, line + proc.stderr.read() if proc.poll() is not None else line
-        client = GymfactoryEnvClient(url.group(1), request_timeout_s=120)
-        first = client.reset()
-        assert first.observation.task_id == "mail-answer-he-48622" and "[" in first.observation.axtree
-        other = GymfactoryEnvClient(f"{url.group(1)}/sessions/1", request_timeout_s=120)  # a second episode, the first still open
-        other.reset()
-        assert other.step(GymAction(action='answer("17")')).reward == 0.0
-        other.close()
-        end = client.step(GymAction(action='answer("172.00")'))
-        assert end.done and end.reward == 1.0 and end.observation.outcome["status"] == "success"
-        client.reset()
-        wrong = client.step(GymAction(action='answer("99")'))
-        assert wrong.done and wrong.reward == 0.0
-        client.close()
+        with GenericEnvClient(base_url=url.group(1), message_timeout_s=120).sync() as client:
+            first = client.reset()
+            assert first.observation["task_id"] == "mail-answer-he-48622" and "[" in first.observation["axtree"]
+            with GenericEnvClient(base_url=url.group(1), message_timeout_s=120).sync() as other:  # a second episode, the first still open
+                other.reset()
+                assert other.step({"action": 'answer("17")'}).reward == 0.0
+            end = client.step({"action": 'answer("172.00")'})
+            assert end.done and end.reward == 1.0 and end.observation["outcome"]["status"] == "success"
+            client.reset()
+            wrong = client.step({"action": 'answer("99")'})
+            assert wrong.done and wrong.reward == 0.0
     finally:
         assert _stop(proc) == 0
 
