@@ -42,7 +42,7 @@ import uuid
 from typing import Any
 
 import uvicorn
-from fastapi import FastAPI
+from fastapi import FastAPI, WebSocketDisconnect
 from openenv.core.env_server import Action, Environment, HTTPEnvServer, Observation, ServerMode, State
 from pydantic import Field
 
@@ -152,6 +152,25 @@ class GymfactoryEnvironment(Environment[GymAction, GymObservation, GymState]):
                               screenshot_media_type="image/png" if png is not None else None)
 
 
+class _QuietDisconnect:
+    """ASGI wrapper: a WebSocketDisconnect escaping a WebSocket route means the peer already left, not an error.
+
+    openenv-core 0.3.0's /ws closes the socket in a `finally` that catches only RuntimeError, so a client that has
+    already closed (its own `close()` always has) makes starlette raise WebSocketDisconnect there, and uvicorn logs
+    "Exception in ASGI application" with a traceback for every clean end of a session (huggingface/OpenEnv#1159).
+    The session's environment is closed before that `finally` reaches the socket."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await self.app(scope, receive, send)
+        except WebSocketDisconnect:
+            if scope["type"] != "websocket":
+                raise
+
+
 class OpenEnvServer:
     """openenv-core's routes over up to `max_concurrent_envs` sessions of GymfactoryEnvironment, served by uvicorn in
     a thread. A client's base URL is `url`; its session is its WebSocket connection."""
@@ -170,7 +189,7 @@ class OpenEnvServer:
                 s.bind((host, 0))
                 port = s.getsockname()[1]
         self.host, self.port = host, port
-        self._server = uvicorn.Server(uvicorn.Config(self.app, host=host, port=port, log_level="warning"))
+        self._server = uvicorn.Server(uvicorn.Config(_QuietDisconnect(self.app), host=host, port=port, log_level="warning"))
         self._thread: threading.Thread | None = None
 
     @property

@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import logging
 import time
 
 import pytest
@@ -151,3 +152,24 @@ def test_openenv_concurrent_sessions_keep_their_own_episodes(validated, manager)
     assert {s.id for s in manager.sessions()} <= before  # stopped with two connections open: both browser sessions closed
     for c in clients:
         c.close()
+
+
+def test_clean_closes_log_no_error(validated, manager):
+    """openenv-core 0.3.0's /ws closes the socket again after the client has closed it, which raises and would make
+    uvicorn log an error with a traceback at every clean end of a session (huggingface/OpenEnv#1159); the server
+    drops that one exception, so three sessions that end normally log nothing."""
+    tasks, _ = validated
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = records.append
+    server = OpenEnvServer(tasks[:1], manager, max_steps=40)  # uvicorn sets up its loggers here
+    log = logging.getLogger("uvicorn.error")  # uvicorn's own: it does not reach the root logger
+    log.addHandler(handler)
+    try:
+        with server:  # stopping waits for each session's handler to finish
+            for _ in range(3):
+                with _client(server) as client:
+                    assert client.reset().observation["task_id"] == tasks[0].id
+    finally:
+        log.removeHandler(handler)
+    assert not [r for r in records if r.levelno >= logging.WARNING], [r.getMessage() for r in records]
