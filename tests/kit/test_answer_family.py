@@ -1,4 +1,5 @@
-"""The one look-up verifier template: it renders to a verifier that runs on the kit's matcher alone, and refuses an unknown kind."""
+"""The one look-up verifier template: it renders to a verifier that runs on the kit's matcher alone, and refuses an unknown kind;
+and a look-up declared by its AnswerSpec and routes gets its criteria, verifier, golden code and second solution."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from contracts.family import _template
-from mocked_apps.kit.answer_family import CRITERIA, answer_verifier
+from contracts.family import ALTERNATIVE, Requirements, _template
+from mocked_apps.kit.answer_family import CRITERIA, AnswerFamily, AnswerSpec, answer_verifier
 from mocked_apps.kit.answers import VERIFIER_SOURCE
 
 
@@ -37,3 +38,36 @@ def test_a_hedge_names_the_value_but_not_only_it_and_own_criterion_ids_are_kept(
 def test_an_unknown_kind_is_refused_with_the_known_ones():
     with pytest.raises(ValueError, match="known: date, time"):
         answer_verifier("colour", "value")
+
+
+class _DueDate(AnswerFamily):
+    """A toy look-up declared the way the apps' are: an AnswerSpec and two routes."""
+
+    name = "toy.due_date"
+    apps = ("toy",)
+    description = "When a thing is due."
+    answer = AnswerSpec("date", "due", golden="{due_text}", sentence="Due {due:%A}, {due.day} {due:%B}.")
+
+    def requirements(self, world, rng):
+        return None
+
+    def routes(self, c):
+        return 'env.click("Search", role="link")', ('env.click("Browse", role="link")', f'env.click({c["title"]!r}, role="link")')
+
+
+def test_a_declared_look_up_gets_its_criteria_verifier_golden_and_second_solution():
+    family = _DueDate()
+    req = Requirements(family=family.name, apps=family.apps, instruction="When is the report due?",
+                       answer_context={"title": "Report", "due": "2026-03-02", "due_text": "March 2, 2026"},
+                       criteria=tuple(family.criteria("The answer gives 2026-03-02.", "No other date.")))
+    assert [(c.id, c.weight) for c in req.criteria] == [("right_date", 1.0), ("no_wrong_date", 0.5)]
+    assert family.verifier_template == answer_verifier("date", "due")
+    golden = family.golden(req)
+    assert "def solve(env):\n    env.click(\"Search\", role=\"link\")\n    env.answer('March 2, 2026')\n" in golden
+    assert f"def {ALTERNATIVE}(env):" in golden and "env.answer('Due Monday, 2 March.')" in golden
+    assert family.alternative(req) is not None and "env.click('Report', role=\"link\")" in family.alternative(req)
+
+
+def test_an_answer_spec_of_an_unknown_kind_is_refused():
+    with pytest.raises(ValueError, match="unknown answer kind 'colour'"):
+        AnswerSpec("colour", "value", golden="{value}")
