@@ -7,10 +7,10 @@ import random
 from collections import defaultdict
 from datetime import date
 
-from contracts.family import Family, Requirements, money, pick, say, solve_source, with_alternative
+from contracts.family import Family, Requirements, money, pick, say, solve_source
 from contracts.task import Criterion
 from contracts.world import World
-from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
+from mocked_apps.kit.answer_family import AnswerFamily, AnswerSpec, Steps, answer_criteria
 
 from .projection import project
 from .recipes import account_id, account_label, search_transactions, transfer
@@ -58,12 +58,9 @@ def verify(final):
 '''
 
 
-_AMOUNT_VERIFIER = answer_verifier("amount", "amount")
-
-
 def _amount_criteria(amount: float, what: str) -> list[Criterion]:
-    return [Criterion(id="right_amount", description=f"The answer gives {money(amount)}, {what}."),
-            Criterion(id="no_other_amount", description="The answer names no other amount (listing every amount is no answer).", weight=0.5)]
+    return answer_criteria("amount", f"The answer gives {money(amount)}, {what}.",
+                           "The answer names no other amount (listing every amount is no answer).")
 
 
 class ClientPaymentAmount(AnswerFamily):
@@ -91,17 +88,11 @@ class ClientPaymentAmount(AnswerFamily):
                "posted": t.posted.date().isoformat()}
         return self._req(instruction, ctx, _amount_criteria(t.amount, f"the payment from {org.name} posted {ctx['posted']}"))
 
-    def golden(self, req: Requirements) -> str:
-        c = req.answer_context
-        return with_alternative(solve_source(search_transactions(c["client"]), f'env.answer({c["amount_text"]!r})'), self.alternative(req))
+    answer = AnswerSpec("amount", "amount", golden="{amount_text}", sentence="They paid {amount:,.2f}.")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Open the account the payment went into and read it there; the amount without its currency sign."""
-        c = req.answer_context
-        said = f"They paid {c['amount']:,.2f}."
-        return solve_source(f'env.click({c["account"]!r}, role="link")', f"env.answer({said!r})")
-
-    verifier_template = _AMOUNT_VERIFIER
+        return search_transactions(c["client"]), f'env.click({c["account"]!r}, role="link")'
 
 
 _SPENDS = {"Coffee shop": "coffee shops", "Taxi": "taxis", "Stationery": "stationery", "Lunch meeting": "lunch meetings",
@@ -145,17 +136,11 @@ class CardSpendInMonth(AnswerFamily):
                "count": len(groups[choice])}
         return self._req(instruction, ctx, _amount_criteria(total, f"the sum of the {len(groups[choice])} '{what}' card charges of {when}"))
 
-    def golden(self, req: Requirements) -> str:
-        c = req.answer_context
-        return with_alternative(solve_source(search_transactions(c["what"]), f'env.answer({c["amount_text"]!r})'), self.alternative(req))
+    answer = AnswerSpec("amount", "amount", golden="{amount_text}", sentence="{amount:,.2f} in total")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Go through the card's own transaction list instead of searching; the total in other words."""
-        c = req.answer_context
-        said = f"{c['amount']:,.2f} in total"
-        return solve_source(f'env.click({c["card"]!r}, role="link")', f"env.answer({said!r})")
-
-    verifier_template = _AMOUNT_VERIFIER
+        return search_transactions(c["what"]), f'env.click({c["card"]!r}, role="link")'
 
 
 class LastPaymentDate(AnswerFamily):
@@ -181,23 +166,14 @@ class LastPaymentDate(AnswerFamily):
                           "What's the date of our most recent payment to {payee}?",
                           "Check the bank: on what day did the last payment to {payee} go out?", payee=names[payee])
         ctx = {"payee": names[payee], "paid": day.isoformat(), "paid_text": f"{day:%B} {day.day}, {day.year}"}
-        return self._req(instruction, ctx, [
-            Criterion(id="right_date", description=f"The answer gives {day.isoformat()}, the day of the last payment to {names[payee]}."),
-            Criterion(id="no_wrong_date", description="The answer names no other date (listing every date is no answer).", weight=0.5),
-        ])
+        return self._req(instruction, ctx, self.criteria(f"The answer gives {day.isoformat()}, the day of the last payment to {names[payee]}.",
+                                                         "The answer names no other date (listing every date is no answer)."))
 
-    def golden(self, req: Requirements) -> str:
-        c = req.answer_context
-        main = solve_source('env.click("Payees", role="link")', f'env.click({c["payee"]!r}, role="link")', f'env.answer({c["paid_text"]!r})')
-        return with_alternative(main, self.alternative(req))
+    answer = AnswerSpec("date", "paid", golden="{paid_text}", sentence="On {paid.day} {paid:%B} {paid.year}.")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Search the transactions for the payee instead of opening its page; the date day first."""
-        c, day = req.answer_context, date.fromisoformat(req.answer_context["paid"])
-        said = f"On {day.day} {day:%B} {day.year}."
-        return solve_source(search_transactions(c["payee"]), f"env.answer({said!r})")
-
-    verifier_template = answer_verifier("date", "paid")
+        return ('env.click("Payees", role="link")', f'env.click({c["payee"]!r}, role="link")'), search_transactions(c["payee"])
 
 
 FAMILIES = (TransferToSavings(), ClientPaymentAmount(), CardSpendInMonth(), LastPaymentDate())

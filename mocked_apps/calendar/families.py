@@ -7,10 +7,10 @@ import random
 from collections import Counter
 from datetime import datetime, timedelta
 
-from contracts.family import Family, Requirements, first_name, pick, say, solve_source, with_alternative
+from contracts.family import Family, Requirements, first_name, pick, say, solve_source
 from contracts.task import Criterion
 from contracts.world import World
-from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
+from mocked_apps.kit.answer_family import AnswerFamily, AnswerSpec, Steps
 
 from .projection import project
 from .recipes import create_event, free_slot
@@ -143,6 +143,11 @@ def _open_event(title: str, search: str | None = None) -> str:
     return "\n".join([f'env.fill("Search events", {search or title!r})', 'env.press("Enter")', f'env.click({title!r}, role="link")'])
 
 
+def _through_agenda(title: str) -> tuple[str, ...]:
+    """Open an event from the agenda instead of the search."""
+    return 'env.click("Agenda", role="link")', f'env.click({title!r}, role="link")'
+
+
 class EventStartTime(AnswerFamily):
     name = "calendar.event_start_time"
     apps = ("calendar",)
@@ -159,22 +164,14 @@ class EventStartTime(AnswerFamily):
                           "Look up the start time of \"{title}\" ({day}) in the calendar and tell me.", title=event["title"],
                           day=_day_text(event["start"]))
         ctx = {"title": event["title"], "time": f"{event['start']:%H:%M}", "time_text": _clock_text(event["start"])}
-        return self._req(instruction, ctx, [
-            Criterion(id="right_time", description=f"The answer gives {ctx['time']}, the start of '{event['title']}'."),
-            Criterion(id="no_other_time", description="The answer names no other time (listing every time is no answer).", weight=0.5),
-        ])
+        return self._req(instruction, ctx, self.criteria(f"The answer gives {ctx['time']}, the start of '{event['title']}'.",
+                                                         "The answer names no other time (listing every time is no answer)."))
 
-    def golden(self, req: Requirements) -> str:
-        c = req.answer_context
-        return with_alternative(solve_source(_open_event(c["title"]), f'env.answer({c["time_text"]!r})'), self.alternative(req))
+    answer = AnswerSpec("time", "time", golden="{time_text}", sentence="It starts at {time}.")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Browse the agenda to the event instead of searching; the time on the 24-hour clock."""
-        c = req.answer_context
-        said = f"It starts at {c['time']}."
-        return solve_source('env.click("Agenda", role="link")', f'env.click({c["title"]!r}, role="link")', f"env.answer({said!r})")
-
-    verifier_template = answer_verifier("time", "time")
+        return _open_event(c["title"]), _through_agenda(c["title"])
 
 
 def _guests(rows: dict, event: dict) -> list[dict]:
@@ -204,22 +201,14 @@ class GuestCount(AnswerFamily):
         if n >= 10 and str(n) in instruction:  # "March 12" would seem to give away a count of 12
             return None
         ctx = {"title": event["title"], "organizer": event["organizer_name"] or event["organizer_email"], "count": n}
-        return self._req(instruction, ctx, [
-            Criterion(id="right_count", description=f"The answer gives {n}, the people on the guest list of '{event['title']}'."),
-            Criterion(id="no_other_count", description="The answer names no other number.", weight=0.5),
-        ])
+        return self._req(instruction, ctx, self.criteria(f"The answer gives {n}, the people on the guest list of '{event['title']}'.",
+                                                         "The answer names no other number."))
 
-    def golden(self, req: Requirements) -> str:
-        c = req.answer_context
-        return with_alternative(solve_source(_open_event(c["title"]), f'env.answer({str(c["count"])!r})'), self.alternative(req))
+    answer = AnswerSpec("count", "count", golden="{count}", sentence="There are {count} people on the list.")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Search by the organiser instead of the title; the number in a sentence."""
-        c = req.answer_context
-        said = f"There are {c['count']} people on the list."
-        return solve_source(_open_event(c["title"], search=c["organizer"]), f"env.answer({said!r})")
-
-    verifier_template = answer_verifier("count", "count")
+        return _open_event(c["title"]), _open_event(c["title"], search=c["organizer"])
 
 
 class EventOrganizer(AnswerFamily):
@@ -243,22 +232,14 @@ class EventOrganizer(AnswerFamily):
         people = {e["organizer_name"] for e in rows["event"]} | {i["name"] for i in rows["invitee"]}
         others = sorted(n for n in people if n and n != event["organizer_name"] and n.lower() not in instruction.lower())
         ctx = {"title": event["title"], "organizer": event["organizer_name"], "others": others}
-        return self._req(instruction, ctx, [
-            Criterion(id="right_name", description=f"The answer names {event['organizer_name']}, the organiser of '{event['title']}'."),
-            Criterion(id="no_other_name", description="The answer names nobody else from the calendar.", weight=0.5),
-        ])
+        return self._req(instruction, ctx, self.criteria(f"The answer names {event['organizer_name']}, the organiser of '{event['title']}'.",
+                                                         "The answer names nobody else from the calendar."))
 
-    def golden(self, req: Requirements) -> str:
-        c = req.answer_context
-        return with_alternative(solve_source(_open_event(c["title"]), f'env.answer({c["organizer"]!r})'), self.alternative(req))
+    answer = AnswerSpec("name", "organizer", golden="{organizer}", sentence="It was organised by {organizer}.", others="others")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Browse the agenda to the event instead of searching; the name in a sentence."""
-        c = req.answer_context
-        said = f"It was organised by {c['organizer']}."
-        return solve_source('env.click("Agenda", role="link")', f'env.click({c["title"]!r}, role="link")', f"env.answer({said!r})")
-
-    verifier_template = answer_verifier("name", "organizer", others="others")
+        return _open_event(c["title"]), _through_agenda(c["title"])
 
 
 FAMILIES = (RsvpYes(), BookMeeting(), EventStartTime(), GuestCount(), EventOrganizer())

@@ -11,11 +11,11 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 
-from contracts.family import Family, PhoneFamily, Requirements, money, pick, say, solve_source, with_alternative
+from contracts.family import Family, PhoneFamily, Requirements, money, pick, say, solve_source
 from contracts.task import Criterion
 from contracts.world import World
 from mocked_apps.calendar import recipes as calendar
-from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
+from mocked_apps.kit.answer_family import AnswerFamily, AnswerSpec, Steps
 
 from . import recipes as clinic
 from .offers import free_times, near_threshold, upcoming, when_text
@@ -297,24 +297,16 @@ class VisitTime(PhoneFamily, AnswerFamily):
         start = visit.start
         ctx = {"doctor": visit.doctor, "start": start.isoformat(), "time": f"{start:%H:%M}",
                "time_text": f"{start.hour % 12 or 12}:{start:%M} {'AM' if start.hour < 12 else 'PM'}"}
-        return self._req(instruction, ctx, [
-            Criterion(id="right_time", description=f"The answer gives {ctx['time']}, the start of the appointment with {visit.doctor}."),
-            Criterion(id="no_other_time", description="The answer names no other time (listing every time is no answer).", weight=0.5),
-        ])
+        return self._req(instruction, ctx, self.criteria(f"The answer gives {ctx['time']}, the start of the appointment with {visit.doctor}.",
+                                                         "The answer names no other time (listing every time is no answer)."))
 
-    def golden(self, req: Requirements) -> str:
-        c = req.answer_context
-        main = solve_source(clinic.open_visit(c["doctor"], datetime.fromisoformat(c["start"])), f'env.answer({c["time_text"]!r})')
-        return with_alternative(main, self.alternative(req))
+    answer = AnswerSpec("time", "time", golden="{time_text}", sentence="It starts at {time}.")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """From the home page's link to every appointment instead of the menu; the time on the 24-hour clock."""
-        c = req.answer_context
         label = clinic.visit_label(c["doctor"], datetime.fromisoformat(c["start"]))
-        said = f"It starts at {c['time']}."
-        return solve_source('env.click("All appointments", role="link")', f'env.click({label!r}, role="link")', f"env.answer({said!r})")
-
-    verifier_template = answer_verifier("time", "time")
+        return (clinic.open_visit(c["doctor"], datetime.fromisoformat(c["start"])),
+                ('env.click("All appointments", role="link")', f'env.click({label!r}, role="link")'))
 
 
 class VisitToCalendar(Family):

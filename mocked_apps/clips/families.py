@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import random
 
-from contracts.family import Family, PhoneFamily, Requirements, pick, say, solve_source, with_alternative
+from contracts.family import Family, PhoneFamily, Requirements, pick, say, solve_source
 from contracts.task import Criterion
 from contracts.world import World
 from mocked_apps.calendar import recipes as calendar
-from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
+from mocked_apps.kit.answer_family import AnswerFamily, AnswerSpec, Steps
 
 from . import recipes as clips
 from .projection import project
@@ -280,23 +280,14 @@ class CommentCount(PhoneFamily, AnswerFamily):
                           "Count the comments on {who}'s clip \"{title}\" and tell me how many there are.",
                           who=creator["name"], title=video["title"])
         ctx = {"title": video["title"], "creator": creator["name"], "count": counts[video["id"]]}
-        return self._req(instruction, ctx, [
-            Criterion(id="right_count", description=f"The answer gives {ctx['count']}, the comments under '{video['title']}'."),
-            Criterion(id="no_other_count", description="The answer names no other number.", weight=0.5),
-        ])
+        return self._req(instruction, ctx, self.criteria(f"The answer gives {ctx['count']}, the comments under '{video['title']}'.",
+                                                         "The answer names no other number."))
 
-    def golden(self, req: Requirements) -> str:
-        c = req.answer_context
-        return with_alternative(solve_source(clips.open_video(c["title"]), f'env.answer({str(c["count"])!r})'), self.alternative(req))
+    answer = AnswerSpec("count", "count", golden="{count}", sentence="{count} comments")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Go through the creator's profile instead of searching the title; the number in a phrase."""
-        c = req.answer_context
-        said = f"{c['count']} comments"
-        return solve_source(f'env.fill("Search videos", {c["creator"]!r})', 'env.press("Enter")', f'env.click({c["creator"]!r}, role="link")',
-                            f'env.click({c["title"]!r}, role="link")', f"env.answer({said!r})")
-
-    verifier_template = answer_verifier("count", "count")
+        return clips.open_video(c["title"]), clips.open_through_creator(c["creator"], c["title"])
 
 
 class ShareWithMeeting(Family):

@@ -13,7 +13,7 @@ from .projection import project
 from .rules import VISIBILITY
 
 __all__ = ["comment", "contact_ids", "edit_visibility", "follow_creator", "like", "new_shares_source", "open_app", "open_my_video",
-           "open_video", "post_video", "share_to", "visibility_label"]
+           "open_through_creator", "open_video", "post_video", "share_to", "visibility_label"]
 
 
 def contact_ids(world: World) -> dict[str, int]:
@@ -33,6 +33,12 @@ def open_app() -> str:
 def open_video(title: str) -> str:
     """Find a video by its title with the search box and open it."""
     return "\n".join([f'env.fill("Search videos", {title!r})', 'env.press("Enter")', f"env.click({title!r}, role='link')"])
+
+
+def open_through_creator(creator: str, title: str) -> str:
+    """Find a creator with the search box and open one of their videos from their profile."""
+    return "\n".join([f'env.fill("Search videos", {creator!r})', 'env.press("Enter")', f'env.click({creator!r}, role="link")',
+                      f'env.click({title!r}, role="link")'])
 
 
 def open_my_video(title: str) -> str:

@@ -12,11 +12,11 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 
-from contracts.family import Family, Requirements, pick, say, solve_source, with_alternative
+from contracts.family import Family, Requirements, pick, say, solve_source
 from contracts.task import Criterion
 from contracts.world import World
 from mocked_apps.calendar import recipes as calendar
-from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
+from mocked_apps.kit.answer_family import AnswerFamily, AnswerSpec, Steps
 
 from . import recipes as courses
 from .grading import accepts, latest
@@ -229,23 +229,14 @@ class AssignmentDueDate(AnswerFamily):
                           course=course["name"])
         ctx = {"title": a["title"], "code": course["code"], "course": course["name"], "due": due.date().isoformat(),
                "due_text": f"{due:%B} {due.day}, {due.year}"}
-        return self._req(instruction, ctx, [
-            Criterion(id="right_date", description=f"The answer gives {ctx['due']}, the day '{a['title']}' is due."),
-            Criterion(id="no_wrong_date", description="The answer names no other date (listing every date is no answer).", weight=0.5),
-        ])
+        return self._req(instruction, ctx, self.criteria(f"The answer gives {ctx['due']}, the day '{a['title']}' is due.",
+                                                         "The answer names no other date (listing every date is no answer)."))
 
-    def golden(self, req: Requirements) -> str:
-        c = req.answer_context
-        main = solve_source(courses.open_assignment(c["code"], c["course"], c["title"]), f'env.answer({c["due_text"]!r})')
-        return with_alternative(main, self.alternative(req))
+    answer = AnswerSpec("date", "due", golden="{due_text}", sentence="It's due {due:%A}, {due:%B} {due.day}, {due.year}.")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Read the due date off the course's gradebook instead of the assignment; the date with its weekday."""
-        c, due = req.answer_context, _dt(req.answer_context["due"])
-        said = f"It's due {due:%A}, {due:%B} {due.day}, {due.year}."
-        return solve_source(_by_grades(c["course"]), f"env.answer({said!r})")
-
-    verifier_template = answer_verifier("date", "due")
+        return courses.open_assignment(c["code"], c["course"], c["title"]), _by_grades(c["course"])
 
 
 class MidtermTime(AnswerFamily):
@@ -264,24 +255,15 @@ class MidtermTime(AnswerFamily):
                           "Look up the start time of the midterm in {course} ({code}) and tell me.", code=course["code"], course=course["name"])
         ctx = {"code": course["code"], "course": course["name"], "time": f"{start:%H:%M}",
                "time_text": f"{start.hour % 12 or 12}:{start:%M} {'AM' if start.hour < 12 else 'PM'}"}
-        return self._req(instruction, ctx, [
-            Criterion(id="right_time", description=f"The answer gives {ctx['time']}, when the {course['code']} midterm starts."),
-            Criterion(id="no_other_time", description="The answer names no other time (listing every time is no answer).", weight=0.5),
-        ])
+        return self._req(instruction, ctx, self.criteria(f"The answer gives {ctx['time']}, when the {course['code']} midterm starts.",
+                                                         "The answer names no other time (listing every time is no answer)."))
 
-    def golden(self, req: Requirements) -> str:
-        c = req.answer_context
-        main = solve_source(courses.open_announcement(c["code"], c["course"], "Midterm exam date"), f'env.answer({c["time_text"]!r})')
-        return with_alternative(main, self.alternative(req))
+    answer = AnswerSpec("time", "time", golden="{time_text}", sentence="It starts at {time}.")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Reach the announcements through the gradebook instead of the dashboard; the time on the 24-hour clock."""
-        c = req.answer_context
-        said = f"It starts at {c['time']}."
-        return solve_source(_by_grades(c["course"]), 'env.click("Announcements", role="link")', 'env.click("Midterm exam date", role="link")',
-                            f"env.answer({said!r})")
-
-    verifier_template = answer_verifier("time", "time")
+        return (courses.open_announcement(c["code"], c["course"], "Midterm exam date"),
+                (_by_grades(c["course"]), 'env.click("Announcements", role="link")', 'env.click("Midterm exam date", role="link")'))
 
 
 class ExamToCalendar(Family):

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from datetime import date
 
-from contracts.family import Family, Requirements, money, open_invoices, pick, say, solve_source, with_alternative
+from contracts.family import Family, Requirements, money, open_invoices, pick, say, solve_source
 from contracts.task import Criterion
 from contracts.world import World
-from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
+from mocked_apps.kit.answer_family import AnswerFamily, AnswerSpec, Steps
 
 from .recipes import open_file
 
@@ -49,6 +49,11 @@ def verify(final):
 '''
 
 
+def _browse_to(filename: str) -> tuple[str, ...]:
+    """Open an invoice through the folders instead of the search."""
+    return 'env.click("Finance", role="link")', 'env.click("Invoices", role="link")', f'env.click({filename!r}, role="link")'
+
+
 class InvoiceDueDate(AnswerFamily):
     name = "drive.invoice_due_date"
     apps = ("drive",)
@@ -65,24 +70,19 @@ class InvoiceDueDate(AnswerFamily):
                           "Look up the due date of {vendor}'s invoice {number} and answer with it.",
                           "What's the payment deadline on invoice {number}?", number=inv.number, vendor=vendor)
         ctx = {"filename": inv.filename, "due": inv.due.isoformat(), "due_text": f"{inv.due:%B} {inv.due.day}, {inv.due.year}"}
-        return self._req(instruction, ctx, [
-            Criterion(id="right_date", description=f"The answer gives the due date {inv.due.isoformat()}."),
-            Criterion(id="no_wrong_date", description="The answer names no other date (listing every date is no answer).", weight=0.5),
-        ])
+        return self._req(instruction, ctx, self.criteria(f"The answer gives the due date {inv.due.isoformat()}.",
+                                                         "The answer names no other date (listing every date is no answer)."))
 
-    def golden(self, req: Requirements) -> str:
-        main = solve_source(open_file(req.answer_context["filename"]), f'env.answer({req.answer_context["due_text"]!r})')
-        return with_alternative(main, self.alternative(req))
+    answer = AnswerSpec("date", "due", golden="{due_text}")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Browse the folders to the invoice instead of searching, and say the date in a sentence of another form."""
-        c, due = req.answer_context, date.fromisoformat(req.answer_context["due"])
-        th = {1: "st", 2: "nd", 3: "rd", 21: "st", 22: "nd", 23: "rd", 31: "st"}.get(due.day, "th")
-        return solve_source('env.click("Finance", role="link")', 'env.click("Invoices", role="link")',
-                            f'env.click({c["filename"]!r}, role="link")',
-                            f'env.answer({f"It is due on the {due.day}{th} of {due:%B} {due.year}."!r})')
+        return open_file(c["filename"]), _browse_to(c["filename"])
 
-    verifier_template = answer_verifier("date", "due")
+    def said(self, c: dict) -> str:
+        due = date.fromisoformat(c["due"])
+        th = {1: "st", 2: "nd", 3: "rd", 21: "st", 22: "nd", 23: "rd", 31: "st"}.get(due.day, "th")
+        return f"It is due on the {due.day}{th} of {due:%B} {due.year}."
 
 
 class InvoiceTotal(AnswerFamily):
@@ -104,23 +104,14 @@ class InvoiceTotal(AnswerFamily):
         if inv.amount.is_integer() and str(int(inv.amount)) in instruction:  # the number INV-1350 and a total of $1,350.00
             return None
         ctx = {"filename": inv.filename, "amount": inv.amount, "amount_text": money(inv.amount), "currency": world.persona.currency}
-        return self._req(instruction, ctx, [
-            Criterion(id="right_amount", description=f"The answer gives {money(inv.amount)}, the total of invoice {inv.number}."),
-            Criterion(id="no_other_amount", description="The answer names no other amount (listing every amount is no answer).", weight=0.5),
-        ])
+        return self._req(instruction, ctx, self.criteria(f"The answer gives {money(inv.amount)}, the total of invoice {inv.number}.",
+                                                         "The answer names no other amount (listing every amount is no answer)."))
 
-    def golden(self, req: Requirements) -> str:
-        main = solve_source(open_file(req.answer_context["filename"]), f'env.answer({req.answer_context["amount_text"]!r})')
-        return with_alternative(main, self.alternative(req))
+    answer = AnswerSpec("amount", "amount", golden="{amount_text}", sentence="The total is {amount:,.2f} {currency}.")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Browse the folders to the invoice instead of searching; the amount with the invoice's currency code."""
-        c = req.answer_context
-        said = f"The total is {c['amount']:,.2f} {c['currency']}."
-        return solve_source('env.click("Finance", role="link")', 'env.click("Invoices", role="link")',
-                            f'env.click({c["filename"]!r}, role="link")', f"env.answer({said!r})")
-
-    verifier_template = answer_verifier("amount", "amount")
+        return open_file(c["filename"]), _browse_to(c["filename"])
 
 
 FAMILIES = (RenameDocument(), InvoiceDueDate(), InvoiceTotal())

@@ -12,11 +12,11 @@ import math
 import random
 from datetime import date, datetime
 
-from contracts.family import Family, PhoneFamily, Requirements, money, pick, say, solve_source, with_alternative
+from contracts.family import Family, PhoneFamily, Requirements, money, pick, say, solve_source
 from contracts.task import Criterion
 from contracts.world import World
 from mocked_apps.calendar import recipes as calendar
-from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
+from mocked_apps.kit.answer_family import AnswerFamily, AnswerSpec, Steps
 
 from . import recipes as food
 from .pricing import coupon_error, delivery_fee, line_price, total
@@ -262,24 +262,15 @@ class OrderTotal(PhoneFamily, AnswerFamily):
             return None
         ctx = {"number": order["number"], "restaurant": names[order["restaurant_id"]], "amount": order["total"],
                "amount_text": money(order["total"])}
-        return self._req(instruction, ctx, [
-            Criterion(id="right_amount", description=f"The answer gives {money(order['total'])}, the total of order {order['number']}."),
-            Criterion(id="no_other_amount", description="The answer names no other amount (listing every amount is no answer).", weight=0.5),
-        ])
+        return self._req(instruction, ctx, self.criteria(f"The answer gives {money(order['total'])}, the total of order {order['number']}.",
+                                                         "The answer names no other amount (listing every amount is no answer)."))
 
-    def golden(self, req: Requirements) -> str:
-        c = req.answer_context
-        main = solve_source('env.click("Orders", role="link")', f'env.click({"Order " + c["number"] + " from " + c["restaurant"]!r}, role="link")',
-                            f'env.answer({c["amount_text"]!r})')
-        return with_alternative(main, self.alternative(req))
+    answer = AnswerSpec("amount", "amount", golden="{amount_text}", sentence="It came to {amount:.2f}.")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Read the total off the order history without opening the order; the amount without its currency sign."""
-        c = req.answer_context
-        said = f"It came to {c['amount']:.2f}."
-        return solve_source('env.click("Orders", role="link")', f"env.answer({said!r})")
-
-    verifier_template = answer_verifier("amount", "amount")
+        return (('env.click("Orders", role="link")', f'env.click({"Order " + c["number"] + " from " + c["restaurant"]!r}, role="link")'),
+                'env.click("Orders", role="link")')
 
 
 class LunchForMeeting(Family):

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import random
 
-from contracts.family import (Family, Requirements, first_name, invoice_subject, open_invoices, pick, say, solve_source,
-                             with_alternative)
+from contracts.family import Family, Requirements, first_name, invoice_subject, open_invoices, pick, say, solve_source
 from contracts.task import Criterion
 from contracts.world import World
-from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
+from mocked_apps.kit.answer_family import AnswerFamily, AnswerSpec, Steps
 
 from .recipes import forward, open_thread, thread_of_source
 
@@ -122,6 +121,11 @@ def _emailed(world: World) -> list:
     return out
 
 
+def _search(words: str) -> tuple[str, ...]:
+    """Search the mailbox for `words`."""
+    return f'env.fill("Search mail", {words!r})', 'env.press("Enter")'
+
+
 class InvoiceAmount(AnswerFamily):
     name = "mail.invoice_amount"
     apps = ("mail",)
@@ -142,25 +146,15 @@ class InvoiceAmount(AnswerFamily):
             return None
         ctx = {"subject": msg.subject, "number": inv.number, "filename": inv.filename, "amount": inv.amount,
                "currency": world.persona.currency}
-        return self._req(instruction, ctx, [
-            Criterion(id="right_amount", description=f"The answer gives the invoice's total, {inv.amount:,.2f}."),
-            Criterion(id="no_other_amount", description="The answer names no other amount (listing the line items is no answer).", weight=0.5),
-        ])
+        return self._req(instruction, ctx, self.criteria(f"The answer gives the invoice's total, {inv.amount:,.2f}.",
+                                                         "The answer names no other amount (listing the line items is no answer)."))
 
-    def golden(self, req: Requirements) -> str:
-        c = req.answer_context
-        said = f"{c['amount']:,.2f} {c['currency']}"
-        main = solve_source(open_thread(c["subject"]), f'env.click({c["filename"]!r}, role="link")', f"env.answer({said!r})")
-        return with_alternative(main, self.alternative(req))
+    answer = AnswerSpec("amount", "amount", golden="{amount:,.2f} {currency}", sentence="It comes to {amount:.2f}.")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Search by the invoice number instead of the subject, and say the total in a sentence without the currency."""
-        c = req.answer_context
-        said = f"It comes to {c['amount']:.2f}."
-        return solve_source(f'env.fill("Search mail", {c["number"]!r})', 'env.press("Enter")', f'env.click({c["subject"]!r}, role="link")',
-                            f'env.click({c["filename"]!r}, role="link")', f"env.answer({said!r})")
-
-    verifier_template = answer_verifier("amount", "amount")
+        return ((open_thread(c["subject"]), f'env.click({c["filename"]!r}, role="link")'),
+                (*_search(c["number"]), f'env.click({c["subject"]!r}, role="link")', f'env.click({c["filename"]!r}, role="link")'))
 
 
 class InvoiceSender(AnswerFamily):
@@ -184,22 +178,14 @@ class InvoiceSender(AnswerFamily):
         if _gives_away(instruction, sender, *others):
             return None
         ctx = {"subject": msg.subject, "number": inv.number, "sender": sender, "others": others}
-        return self._req(instruction, ctx, [
-            Criterion(id="right_name", description=f"The answer names {sender}, who sent the email carrying {inv.filename}."),
-            Criterion(id="no_other_name", description="The answer names no other person of the address book.", weight=0.5),
-        ])
+        return self._req(instruction, ctx, self.criteria(f"The answer names {sender}, who sent the email carrying {inv.filename}.",
+                                                         "The answer names no other person of the address book."))
 
-    def golden(self, req: Requirements) -> str:
-        c = req.answer_context
-        return with_alternative(solve_source(open_thread(c["subject"]), f'env.answer({c["sender"]!r})'), self.alternative(req))
+    answer = AnswerSpec("name", "sender", golden="{sender}", sentence="It was sent by {sender}.", others="others")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Search by the invoice number and read the sender off the result list, answering in a sentence."""
-        c = req.answer_context
-        said = f"It was sent by {c['sender']}."
-        return solve_source(f'env.fill("Search mail", {c["number"]!r})', 'env.press("Enter")', f"env.answer({said!r})")
-
-    verifier_template = answer_verifier("name", "sender", others="others")
+        return open_thread(c["subject"]), _search(c["number"])
 
 
 FAMILIES = (StarInvoiceEmail(), ForwardInvoice(), InvoiceAmount(), InvoiceSender())

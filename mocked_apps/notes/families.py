@@ -11,12 +11,12 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from contracts.family import Family, PhoneFamily, Requirements, first_name, pick, say, solve_source, with_alternative
+from contracts.family import Family, PhoneFamily, Requirements, first_name, pick, say, solve_source
 from contracts.task import Criterion
 from contracts.world import World
 from mocked_apps.calendar import recipes as calendar
 from mocked_apps.clips.rules import parse_tags
-from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
+from mocked_apps.kit.answer_family import AnswerFamily, AnswerSpec, Steps
 
 from . import recipes as notes
 from .catalogue import CHANNELS
@@ -315,22 +315,14 @@ class NoteAuthor(PhoneFamily, AnswerFamily):
         instruction = say(rng, world, "Who posted the note \"{title}\" on RedNotes?", "Find \"{title}\" and tell me who wrote it.",
                           "Whose note is \"{title}\"? Give me the author's name.", title=note["title"])
         ctx = {"title": note["title"], "author": author, "others": others, "channel": _channel(note)}
-        return self._req(instruction, ctx, [
-            Criterion(id="right_name", description=f"The answer names {author}, who posted '{note['title']}'."),
-            Criterion(id="no_other_name", description="The answer names no other author.", weight=0.5),
-        ])
+        return self._req(instruction, ctx, self.criteria(f"The answer names {author}, who posted '{note['title']}'.",
+                                                         "The answer names no other author."))
 
-    def golden(self, req: Requirements) -> str:
-        c = req.answer_context
-        return with_alternative(solve_source(notes.open_note(c["title"]), f'env.answer({c["author"]!r})'), self.alternative(req))
+    answer = AnswerSpec("name", "author", golden="{author}", sentence="It was posted by {author}.", others="others")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Browse the note's Explore channel to it instead of searching, and answer in a sentence."""
-        c = req.answer_context
-        said = f"It was posted by {c['author']}."
-        return solve_source(f'env.click({c["channel"]!r}, role="link")', f'env.click({c["title"]!r}, role="link")', f"env.answer({said!r})")
-
-    verifier_template = answer_verifier("name", "author", others="others")
+        return notes.open_note(c["title"]), (f'env.click({c["channel"]!r}, role="link")', f'env.click({c["title"]!r}, role="link")')
 
 
 _COUNTS = ("zero", "one", "two", "three", "four", "five")
@@ -354,23 +346,17 @@ class CommentCount(PhoneFamily, AnswerFamily):
         instruction = say(rng, world, "How many comments does the note \"{title}\" have?", "Count the comments under \"{title}\" on RedNotes.",
                           "Check \"{title}\": how many comments are under it?", title=note["title"])
         ctx = {"title": note["title"], "author": names[note["author_id"]], "count": k, "count_text": _COUNTS[k]}
-        return self._req(instruction, ctx, [
-            Criterion(id="right_count", description=f"The answer gives {k}, the comments under '{note['title']}'."),
-            Criterion(id="no_other_count", description="The answer names no other number.", weight=0.5),
-        ])
+        return self._req(instruction, ctx, self.criteria(f"The answer gives {k}, the comments under '{note['title']}'.",
+                                                         "The answer names no other number."))
 
-    def golden(self, req: Requirements) -> str:
-        c = req.answer_context
-        return with_alternative(solve_source(notes.open_note(c["title"]), f'env.answer({str(c["count"])!r})'), self.alternative(req))
+    answer = AnswerSpec("count", "count", golden="{count}")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Reach the note through its author's profile instead of searching its title, and answer in words."""
-        c = req.answer_context
-        said = f"{c['count_text'].capitalize()} comment{'s' if c['count'] > 1 else ''}."
-        return solve_source(f'env.fill("Search notes", {c["author"]!r})', 'env.press("Enter")', f'env.click({c["author"]!r}, role="link")',
-                            f'env.click({c["title"]!r}, role="link")', f"env.answer({said!r})")
+        return notes.open_note(c["title"]), notes.open_through_author(c["author"], c["title"])
 
-    verifier_template = answer_verifier("count", "count")
+    def said(self, c: dict) -> str:
+        return f"{c['count_text'].capitalize()} comment{'s' if c['count'] > 1 else ''}."
 
 
 FAMILIES = (CollectNote(), NewCollection(), FollowByPlace(), LikeAndComment(), PostNote(), LunchAtNotedPlace(), NoteAuthor(), CommentCount())

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from .manifest import MANIFEST
 
-__all__ = ["collect_new", "collect_to", "comment", "follow_author", "like", "new_collects_source", "open_app", "open_note", "post_note"]
+__all__ = ["collect_new", "collect_to", "comment", "follow_author", "like", "new_collects_source", "open_app", "open_note", "open_through_author",
+           "post_note"]
 
 
 def open_app() -> str:
@@ -15,6 +16,12 @@ def open_app() -> str:
 def open_note(title: str) -> str:
     """Find a note by its title with the search box and open it."""
     return "\n".join([f'env.fill("Search notes", {title!r})', 'env.press("Enter")', f"env.click({title!r}, role='link')"])
+
+
+def open_through_author(author: str, title: str) -> str:
+    """Find an author with the search box and open one of their notes from their profile."""
+    return "\n".join([f'env.fill("Search notes", {author!r})', 'env.press("Enter")', f'env.click({author!r}, role="link")',
+                      f'env.click({title!r}, role="link")'])
 
 
 def like() -> str:

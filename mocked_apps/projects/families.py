@@ -13,11 +13,11 @@ from __future__ import annotations
 import random
 from datetime import date, timedelta
 
-from contracts.family import Family, Requirements, first_name, pick, say, solve_source, with_alternative
+from contracts.family import Family, Requirements, first_name, pick, say, solve_source
 from contracts.task import Criterion
 from contracts.world import World
 from mocked_apps.calendar import recipes as calendar
-from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
+from mocked_apps.kit.answer_family import AnswerFamily, AnswerSpec, Steps
 
 from . import recipes as projects
 from .board import due_state
@@ -320,6 +320,11 @@ def verify(final):
 _NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 
 
+def _filter_to(assignee: str) -> tuple[str, ...]:
+    """Narrow the open board to one assignee's tasks."""
+    return f'env.select("Assignee", {assignee!r})', 'env.click("Filter", role="button")'
+
+
 class OpenTaskCount(AnswerFamily):
     name = "projects.open_task_count"
     apps = ("projects",)
@@ -345,25 +350,18 @@ class OpenTaskCount(AnswerFamily):
                           "In the {p} project, how many open tasks are assigned to {who}?",
                           "Tell me how many tasks {first} still has open in {p}.", who=who["name"], first=first, p=proj["name"])
         ctx = {"project": proj["name"], "assignee": who["name"], "count": n, "count_text": _NUMBERS[n]}
-        return self._req(instruction, ctx, [
-            Criterion(id="right_count", description=f"The answer gives {n}, the tasks of {who['name']} in {proj['name']} outside Done."),
-            Criterion(id="no_other_count", description="The answer names no other number.", weight=0.5),
-        ])
+        return self._req(instruction, ctx, self.criteria(f"The answer gives {n}, the tasks of {who['name']} in {proj['name']} outside Done.",
+                                                         "The answer names no other number."))
 
-    def golden(self, req: Requirements) -> str:
-        c = req.answer_context
-        main = solve_source(projects.open_project(c["project"]), f'env.select("Assignee", {c["assignee"]!r})',
-                            'env.click("Filter", role="button")', f'env.answer({str(c["count"])!r})')
-        return with_alternative(main, self.alternative(req))
+    answer = AnswerSpec("count", "count", golden="{count}")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Start from Home, filter the board the same way, and answer in words."""
-        c = req.answer_context
-        said = f"{c['count_text'].capitalize()} unfinished tasks."
-        return solve_source('env.click("Home", role="link")', projects.open_project(c["project"]), f'env.select("Assignee", {c["assignee"]!r})',
-                            'env.click("Filter", role="button")', f"env.answer({said!r})")
+        route = (projects.open_project(c["project"]), *_filter_to(c["assignee"]))
+        return route, ('env.click("Home", role="link")', *route)
 
-    verifier_template = answer_verifier("count", "count")
+    def said(self, c: dict) -> str:
+        return f"{c['count_text'].capitalize()} unfinished tasks."
 
 
 def _day_forms(d: date) -> tuple[str, ...]:
@@ -393,25 +391,16 @@ class TaskDueDate(AnswerFamily):
         team = {m["id"]: m["name"] for m in rows["member"]}
         ctx = {"project": names[task["project_id"]], "title": task["title"], "due": due.isoformat(),
                "due_text": f"{due:%B} {due.day}, {due.year}", "assignee": team.get(task["assignee_id"], "Unassigned")}
-        return self._req(instruction, ctx, [
-            Criterion(id="right_date", description=f"The answer gives the due date {due.isoformat()}."),
-            Criterion(id="no_wrong_date", description="The answer names no other date (listing every date is no answer).", weight=0.5),
-        ])
+        return self._req(instruction, ctx, self.criteria(f"The answer gives the due date {due.isoformat()}.",
+                                                         "The answer names no other date (listing every date is no answer)."))
 
-    def golden(self, req: Requirements) -> str:
-        c = req.answer_context
-        main = solve_source(projects.open_project(c["project"]), projects.open_task(c["title"]), f'env.answer({c["due_text"]!r})')
-        return with_alternative(main, self.alternative(req))
+    answer = AnswerSpec("date", "due", golden="{due_text}", sentence="It is due {due:%A, %B} {due.day}, {due.year}.")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Narrow the board to the task's assignee before opening it, and say the day with its weekday."""
-        c = req.answer_context
-        due = date.fromisoformat(c["due"])
-        said = f"It is due {due:%A, %B} {due.day}, {due.year}."
-        return solve_source(projects.open_project(c["project"]), f'env.select("Assignee", {c["assignee"]!r})', 'env.click("Filter", role="button")',
-                            projects.open_task(c["title"]), f"env.answer({said!r})")
+        return ((projects.open_project(c["project"]), projects.open_task(c["title"])),
+                (projects.open_project(c["project"]), *_filter_to(c["assignee"]), projects.open_task(c["title"])))
 
-    verifier_template = answer_verifier("date", "due")
 
 
 FAMILIES = (CreateTask(), HandOver(), CommentAndReview(), RescheduleOverdue(), TaskForMeeting(), OpenTaskCount(), TaskDueDate())

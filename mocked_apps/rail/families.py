@@ -11,11 +11,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from contracts.family import Family, PhoneFamily, Requirements, money, pick, say, solve_source, with_alternative
+from contracts.family import Family, PhoneFamily, Requirements, money, pick, say, solve_source
 from contracts.task import Criterion
 from contracts.world import World
 from mocked_apps.calendar import recipes as calendar
-from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
+from mocked_apps.kit.answer_family import AnswerFamily, AnswerSpec, Steps
 
 from . import recipes as rail
 from .offers import offers, upcoming, when_text
@@ -314,23 +314,16 @@ class TrainDeparture(PhoneFamily, AnswerFamily):
                           "Check my booking for {when}, {a} to {b}: what time does the train leave?",
                           a=trip.origin, b=trip.destination, when=when_text(trip.day))
         ctx = {"number": trip.number, "depart": trip.depart, "depart_text": _clock_text(trip.depart)}
-        return self._req(instruction, ctx, [
-            Criterion(id="right_time", description=f"The answer gives {trip.depart}, when train {trip.train} of order {trip.number} leaves."),
-            Criterion(id="no_other_time", description="The answer names no other time (listing the timetable is no answer).", weight=0.5),
-        ])
+        return self._req(instruction, ctx, self.criteria(
+            f"The answer gives {trip.depart}, when train {trip.train} of order {trip.number} leaves.",
+            "The answer names no other time (listing the timetable is no answer)."))
 
-    def golden(self, req: Requirements) -> str:
-        c = req.answer_context
-        return with_alternative(solve_source(rail.open_order(c["number"]), f'env.answer({c["depart_text"]!r})'), self.alternative(req))
+    answer = AnswerSpec("time", "depart", golden="{depart_text}", sentence="It leaves at {depart}.")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Go through the Upcoming tab of the orders, and say the time on the 24-hour clock."""
-        c = req.answer_context
-        said = f"It leaves at {c['depart']}."
-        return solve_source('env.click("My orders", role="link")', 'env.click("Upcoming", role="link")',
-                            f'env.click({"Order " + c["number"]!r}, role="link")', f"env.answer({said!r})")
-
-    verifier_template = answer_verifier("time", "depart")
+        return rail.open_order(c["number"]), ('env.click("My orders", role="link")', 'env.click("Upcoming", role="link")',
+                                              f'env.click({"Order " + c["number"]!r}, role="link")')
 
 
 def _gives_away(instruction: str, amount: float) -> bool:
@@ -366,24 +359,15 @@ class CheapestFare(PhoneFamily, AnswerFamily):
         if _gives_away(instruction, low):
             return None
         ctx = {"origin": a, "destination": b, "day": day, "seat_class": cls, "price": low}
-        return self._req(instruction, ctx, [
-            Criterion(id="right_amount", description=f"The answer gives {money(low)}, the lowest {cls} fare from {a} to {b} on {day}."),
-            Criterion(id="no_other_amount", description="The answer names no other amount (listing every fare is no answer).", weight=0.5),
-        ])
+        return self._req(instruction, ctx, self.criteria(f"The answer gives {money(low)}, the lowest {cls} fare from {a} to {b} on {day}.",
+                                                         "The answer names no other amount (listing every fare is no answer)."))
 
-    def golden(self, req: Requirements) -> str:
-        c = req.answer_context
-        return with_alternative(solve_source(rail.search(c["origin"], c["destination"], c["day"]), f'env.answer({money(c["price"])!r})'),
-                                self.alternative(req))
+    answer = AnswerSpec("amount", "price", golden="${price:,.2f}", sentence="The cheapest is {price:.2f}.")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Sort the results by price first, and say the amount in a sentence without a currency sign."""
-        c = req.answer_context
-        said = f"The cheapest is {c['price']:.2f}."
-        return solve_source(rail.search(c["origin"], c["destination"], c["day"]), 'env.select("Sort by", "Lowest price")',
-                            'env.click("Apply", role="button")', f"env.answer({said!r})")
-
-    verifier_template = answer_verifier("amount", "price")
+        route = rail.search(c["origin"], c["destination"], c["day"])
+        return route, (route, 'env.select("Sort by", "Lowest price")', 'env.click("Apply", role="button")')
 
 
 FAMILIES = (BookTrain(), BookEarliestWithSeats(), RefundTrip(), ChangeTrip(), AddPassenger(), TrainForMeeting(), TrainDeparture(),

@@ -11,11 +11,11 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 
-from contracts.family import Family, PhoneFamily, Requirements, pick, say, solve_source, with_alternative
+from contracts.family import Family, PhoneFamily, Requirements, pick, say, solve_source
 from contracts.task import Criterion
 from contracts.world import World
 from mocked_apps.calendar import recipes as calendar
-from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
+from mocked_apps.kit.answer_family import AnswerFamily, AnswerSpec, Steps
 
 from . import recipes as rv
 from .projection import project
@@ -253,22 +253,14 @@ class ClosingTime(PhoneFamily, AnswerFamily):
                           "What time does {b} close on {day}s? Check the app.", b=b["name"], day=weekday)
         ctx = {"business": b["name"], "category": b["category"], "weekday": weekday, "closes": b["closes"],
                "closes_text": _clock_text(b["closes"])}
-        return self._req(instruction, ctx, [
-            Criterion(id="right_time", description=f"The answer gives {b['closes']}, when {b['name']} closes."),
-            Criterion(id="no_other_time", description="The answer names no other time (the opening hour too is no answer).", weight=0.5),
-        ])
+        return self._req(instruction, ctx, self.criteria(f"The answer gives {b['closes']}, when {b['name']} closes.",
+                                                         "The answer names no other time (the opening hour too is no answer)."))
 
-    def golden(self, req: Requirements) -> str:
-        c = req.answer_context
-        return with_alternative(solve_source(rv.open_business(c["business"]), f'env.answer({c["closes_text"]!r})'), self.alternative(req))
+    answer = AnswerSpec("time", "closes", golden="{closes_text}", sentence="It closes at {closes}.")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Browse to the place through its category instead of searching, and say the time on the 24-hour clock."""
-        c = req.answer_context
-        said = f"It closes at {c['closes']}."
-        return solve_source(rv.open_category(c["category"]), f'env.click({c["business"]!r}, role="link")', f"env.answer({said!r})")
-
-    verifier_template = answer_verifier("time", "closes")
+        return rv.open_business(c["business"]), (rv.open_category(c["category"]), f'env.click({c["business"]!r}, role="link")')
 
 
 FAMILIES = (ReserveTable(), ReserveBestOpen(), BestToList(), WriteReview(), TableForMeeting(), ClosingTime())

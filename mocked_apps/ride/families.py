@@ -11,11 +11,11 @@ from __future__ import annotations
 import random
 from datetime import datetime, time, timedelta
 
-from contracts.family import Family, PhoneFamily, Requirements, money, pick, say, solve_source, with_alternative
+from contracts.family import Family, PhoneFamily, Requirements, money, pick, say, solve_source
 from contracts.task import Criterion
 from contracts.world import World
 from mocked_apps.calendar import recipes as calendar
-from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
+from mocked_apps.kit.answer_family import AnswerFamily, AnswerSpec, Steps
 
 from . import recipes as ride
 from .fares import fare, route
@@ -333,25 +333,17 @@ class LastRideCost(PhoneFamily, AnswerFamily):
         instruction = say(rng, world, "What did my last ride to {where} cost?", "How much did I pay for my most recent trip to {where}?",
                           "Look up my latest ride to {where} and tell me the total I paid.", where=_WHERE.get(place, place))
         ctx = {"dropoff": place, "pickup_at": r["pickup_at"], "total": r["total"]}
-        return self._req(instruction, ctx, [
-            Criterion(id="right_amount", description=f"The answer gives {money(r['total'])}, the total of the last ride to {place} ({r['number']})."),
-            Criterion(id="no_other_amount", description="The answer names no other amount (the fare's parts or other rides are no answer).", weight=0.5),
-        ])
+        return self._req(instruction, ctx, self.criteria(
+            f"The answer gives {money(r['total'])}, the total of the last ride to {place} ({r['number']}).",
+            "The answer names no other amount (the fare's parts or other rides are no answer)."))
 
-    def golden(self, req: Requirements) -> str:
-        c = req.answer_context
-        main = solve_source(ride.open_trip(c["dropoff"], datetime.fromisoformat(c["pickup_at"])), f'env.answer({money(c["total"])!r})')
-        return with_alternative(main, self.alternative(req))
+    answer = AnswerSpec("amount", "total", golden="${total:,.2f}", sentence="It came to {total:.2f}.")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Open the receipt from the Completed tab of the trips, and say the total in a sentence without a currency sign."""
-        c = req.answer_context
-        said = f"It came to {c['total']:.2f}."
-        return solve_source('env.click("Trips", role="link")', 'env.click("Completed", role="link")',
-                            f'env.click({ride.trip_label(c["dropoff"], datetime.fromisoformat(c["pickup_at"]))!r}, role="link")',
-                            f"env.answer({said!r})")
-
-    verifier_template = answer_verifier("amount", "total")
+        at = datetime.fromisoformat(c["pickup_at"])
+        return ride.open_trip(c["dropoff"], at), ('env.click("Trips", role="link")', 'env.click("Completed", role="link")',
+                                                  f'env.click({ride.trip_label(c["dropoff"], at)!r}, role="link")')
 
 
 FAMILIES = (BookRide(), CheapestForParty(), ScheduleRide(), RateTrip(), SavePlace(), RideInCalendar(), LastRideCost())

@@ -13,11 +13,11 @@ from __future__ import annotations
 import random
 from datetime import date
 
-from contracts.family import Family, Requirements, pick, say, solve_source, with_alternative
+from contracts.family import Family, Requirements, pick, say, solve_source
 from contracts.task import Criterion
 from contracts.world import World
 from mocked_apps.calendar import recipes as calendar
-from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
+from mocked_apps.kit.answer_family import AnswerFamily, AnswerSpec, Steps
 
 from . import recipes as shop
 from .models import RETURN_REASONS
@@ -331,23 +331,14 @@ class OrderArrival(AnswerFamily):
         ctx = {"number": order["number"], "product": line["name"], "arrives": arrives.isoformat(),
                "arrives_text": f"{arrives:%B} {arrives.day}, {arrives.year}",
                "tab": "Delivered" if arrives <= world.scenario.clock.date() else "Open"}
-        return self._req(instruction, ctx, [
-            Criterion(id="right_date", description=f"The answer gives {arrives.isoformat()}, the delivery day of order {order['number']}."),
-            Criterion(id="no_wrong_date", description="The answer names no other date (the day it was placed is no answer).", weight=0.5),
-        ])
+        return self._req(instruction, ctx, self.criteria(f"The answer gives {arrives.isoformat()}, the delivery day of order {order['number']}.",
+                                                         "The answer names no other date (the day it was placed is no answer)."))
 
-    def golden(self, req: Requirements) -> str:
-        c = req.answer_context
-        return with_alternative(solve_source(shop.open_order(c["number"]), f'env.answer({c["arrives_text"]!r})'), self.alternative(req))
+    answer = AnswerSpec("date", "arrives", golden="{arrives_text}", sentence="On {arrives.day} {arrives:%B} {arrives.year}.")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Filter the order history to delivered (or open) orders and read the day off the list, day first."""
-        c = req.answer_context
-        day = date.fromisoformat(c["arrives"])
-        said = f"On {day.day} {day:%B} {day.year}."
-        return solve_source('env.click("Orders", role="link")', f'env.click({c["tab"]!r}, role="link")', f"env.answer({said!r})")
-
-    verifier_template = answer_verifier("date", "arrives")
+        return shop.open_order(c["number"]), ('env.click("Orders", role="link")', f'env.click({c["tab"]!r}, role="link")')
 
 
 FAMILIES = (BuyVariant(), SendToNewAddress(), ReturnItem(), CheapestInStock(), SuppliesForMeeting(), OrderArrival())

@@ -6,10 +6,9 @@ import random
 from collections import Counter
 from datetime import date, timedelta
 
-from contracts.family import PhoneFamily, Requirements, pick, say, solve_source, with_alternative
-from contracts.task import Criterion
+from contracts.family import PhoneFamily, Requirements, pick, say
 from contracts.world import World
-from mocked_apps.kit.answer_family import AnswerFamily, answer_verifier
+from mocked_apps.kit.answer_family import AnswerFamily, AnswerSpec, Steps
 
 from . import recipes as tn
 from .offers import when_text
@@ -17,6 +16,11 @@ from .projection import project
 from .truth import held
 
 __all__ = ["FlightDeparture", "HotelCheckout"]
+
+
+def _trip(name: str) -> tuple[str, ...]:
+    """Open a trip's page from the trips list."""
+    return 'env.click("Trips", role="link")', f'env.click({name!r}, role="link")'
 
 
 class FlightDeparture(AnswerFamily):
@@ -40,22 +44,14 @@ class FlightDeparture(AnswerFamily):
         at = item.starts
         ctx = {"ref": item.row["ref"], "trip": item.trip, "depart": f"{at:%H:%M}",
                "depart_text": f"{at.hour % 12 or 12}:{at:%M} {'AM' if at.hour < 12 else 'PM'}"}
-        return self._req(instruction, ctx, [
-            Criterion(id="right_time", description=f"The answer gives {at:%H:%M}, when flight {item.number} ({item.row['ref']}) leaves."),
-            Criterion(id="no_other_time", description="The answer names no other time (the arrival is no answer).", weight=0.5),
-        ])
+        return self._req(instruction, ctx, self.criteria(f"The answer gives {at:%H:%M}, when flight {item.number} ({item.row['ref']}) leaves.",
+                                                         "The answer names no other time (the arrival is no answer)."))
 
-    def golden(self, req: Requirements) -> str:
-        c = req.answer_context
-        return with_alternative(solve_source(tn.open_booking(c["ref"]), f'env.answer({c["depart_text"]!r})'), self.alternative(req))
+    answer = AnswerSpec("time", "depart", golden="{depart_text}", sentence="It departs at {depart}.")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Read the time off the trip's timeline instead of the booking, on the 24-hour clock."""
-        c = req.answer_context
-        said = f"It departs at {c['depart']}."
-        return solve_source('env.click("Trips", role="link")', f'env.click({c["trip"]!r}, role="link")', f"env.answer({said!r})")
-
-    verifier_template = answer_verifier("time", "depart")
+        return tn.open_booking(c["ref"]), _trip(c["trip"])
 
 
 class HotelCheckout(PhoneFamily, AnswerFamily):
@@ -75,21 +71,12 @@ class HotelCheckout(PhoneFamily, AnswerFamily):
         instruction = say(rng, world, "When do I check out of my hotel in {city}?", "What's the check-out day of my stay at {hotel} in {city}?",
                           "I'm booked at {hotel} in {city}. Which day do I have to check out?", city=item.city, hotel=item.hotel)
         ctx = {"ref": item.row["ref"], "trip": item.trip, "check_out": out.isoformat(), "check_out_text": f"{out:%B} {out.day}, {out.year}"}
-        return self._req(instruction, ctx, [
-            Criterion(id="right_date", description=f"The answer gives {out.isoformat()}, the check-out day of booking {item.row['ref']}."),
-            Criterion(id="no_wrong_date", description="The answer names no other date (the check-in day is no answer).", weight=0.5),
-        ])
+        return self._req(instruction, ctx, self.criteria(f"The answer gives {out.isoformat()}, the check-out day of booking {item.row['ref']}.",
+                                                         "The answer names no other date (the check-in day is no answer)."))
 
-    def golden(self, req: Requirements) -> str:
-        c = req.answer_context
-        return with_alternative(solve_source(tn.open_booking(c["ref"]), f'env.answer({c["check_out_text"]!r})'), self.alternative(req))
+    answer = AnswerSpec("date", "check_out", golden="{check_out_text}",
+                        sentence="I check out on {check_out:%A}, {check_out.day} {check_out:%B} {check_out.year}.")
 
-    def alternative(self, req: Requirements) -> str:
+    def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Open the booking from its trip's page instead of the trips list, and say the day with its weekday."""
-        c = req.answer_context
-        out = date.fromisoformat(c["check_out"])
-        said = f"I check out on {out:%A}, {out.day} {out:%B} {out.year}."
-        return solve_source('env.click("Trips", role="link")', f'env.click({c["trip"]!r}, role="link")',
-                            f'env.click({"Booking " + c["ref"]!r}, role="link")', f"env.answer({said!r})")
-
-    verifier_template = answer_verifier("date", "check_out")
+        return tn.open_booking(c["ref"]), (*_trip(c["trip"]), f'env.click({"Booking " + c["ref"]!r}, role="link")')
