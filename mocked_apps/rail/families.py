@@ -20,7 +20,7 @@ from mocked_apps.kit.answer_family import AnswerFamily, AnswerSpec, Steps
 from . import recipes as rail
 from .offers import offers, upcoming, when_text
 from .projection import id_number, project
-from .rules import duration_text, refund_value
+from .rules import refund_value
 
 __all__ = ["FAMILIES"]
 
