@@ -19,7 +19,7 @@ from mocked_apps.calendar import recipes as calendar
 from mocked_apps.kit.answer_family import AnswerFamily, AnswerSpec, Steps
 
 from . import recipes as food
-from .pricing import coupon_error, delivery_fee, line_price, total
+from .pricing import coupon_error, delivery_fee, line_price, reorder_choices, total
 from .projection import project
 
 __all__ = ["FAMILIES"]
@@ -152,19 +152,15 @@ class BestCoupon(PhoneFamily):
 
 
 def _reorder_subtotal(rows: dict[str, list[dict]], order: dict) -> float:
-    """What reordering `order` puts in the cart at today's prices, as the app's reorder does: each line's item with its
-    named options and the first option of every single-choice group the line lacks. A past order's extras line was
-    billed at what the charge left over, so today's subtotal can fall under the restaurant's minimum, and that order
-    cannot be placed again as it was (the golden run met "Add ... more to reach the minimum order")."""
+    """What reordering `order` puts in the cart at today's prices, by the app's own rule (`pricing.reorder_choices`).
+
+    A past order's extras line was billed at what the charge left over, so today's subtotal can fall under the
+    restaurant's minimum, and that order cannot be placed again as it was (the golden run met "Add ... more to reach the minimum order")."""
     items = {i["id"]: i for i in rows["menuitem"]}
     subtotal = 0.0
     for line in (x for x in rows["orderline"] if x["order_id"] == order["id"] and x["item_id"] in items):
-        options = [c for c in rows["choice"] if c["item_id"] == line["item_id"]]
-        names = {n.strip() for n in line["options"].split(",") if n.strip()}
-        picked = [c for c in options if c["name"] in names]
-        for group in dict.fromkeys(c["group"] for c in options if not c["multi"]):
-            if not any(c["group"] == group for c in picked):
-                picked.append(next(c for c in options if c["group"] == group))
+        options = sorted((c for c in rows["choice"] if c["item_id"] == line["item_id"]), key=lambda c: c["id"])
+        picked = reorder_choices(options, line["options"])
         subtotal += line_price(items[line["item_id"]]["price"], [c["price"] for c in picked]) * line["quantity"]
     return round(subtotal, 2)
 

@@ -11,6 +11,7 @@ from sqlmodel import select
 from mocked_apps.kit import GymDep
 
 from .models import Address, CartLine, Choice, FoodOrder, MenuItem, OrderLine, PaymentMethod, Restaurant
+from .pricing import reorder_choices
 
 router = APIRouter()
 CANCEL_WINDOW = timedelta(minutes=5)
@@ -69,11 +70,7 @@ def reorder(gym: GymDep, order_id: int):
     for line in gym.db.exec(select(OrderLine).where(OrderLine.order_id == o.id).order_by(OrderLine.id)).all():
         if gym.db.get(MenuItem, line.item_id) is None:
             continue
-        names = [n.strip() for n in line.options.split(",") if n.strip()]
-        options = gym.db.exec(select(Choice).where(Choice.item_id == line.item_id).order_by(Choice.id)).all()
-        picked = [c.id for c in options if c.name in names]
-        for group in dict.fromkeys(c.group for c in options if not c.multi):  # a group the old line lacks: its first option
-            if not any(c.group == group and c.id in picked for c in options):
-                picked.append(next(c.id for c in options if c.group == group))
-        gym.db.add(CartLine(restaurant_id=o.restaurant_id, item_id=line.item_id, choices=",".join(map(str, sorted(picked))), quantity=line.quantity))
+        options = [c.model_dump() for c in gym.db.exec(select(Choice).where(Choice.item_id == line.item_id).order_by(Choice.id)).all()]
+        picked = sorted(c["id"] for c in reorder_choices(options, line.options))
+        gym.db.add(CartLine(restaurant_id=o.restaurant_id, item_id=line.item_id, choices=",".join(map(str, picked)), quantity=line.quantity))
     return gym.done("/cart", notice="Your previous order is back in the cart")

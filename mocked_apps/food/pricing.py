@@ -3,11 +3,22 @@ threshold), the minimum order, which coupons apply, and the total. Families call
 
 from __future__ import annotations
 
-__all__ = ["coupon_error", "delivery_fee", "line_price", "total"]
+__all__ = ["coupon_error", "delivery_fee", "line_price", "reorder_choices", "total"]
 
 
 def line_price(base: float, option_prices: list[float]) -> float:
     return round(base + sum(option_prices), 2)
+
+
+def reorder_choices(options: list[dict], named: str) -> list[dict]:
+    """The options a reordered line gets, of an item's `options` (rows with name, group, multi; in id order): those
+    the old line `named` (comma-separated), and the first option of every single-choice group it lacks."""
+    names = {n.strip() for n in named.split(",") if n.strip()}
+    picked = [c for c in options if c["name"] in names]
+    for group in dict.fromkeys(c["group"] for c in options if not c["multi"]):
+        if not any(c["group"] == group for c in picked):
+            picked.append(next(c for c in options if c["group"] == group))
+    return picked
 
 
 def delivery_fee(subtotal: float, fee: float, free_over: float) -> float:

@@ -173,3 +173,20 @@ def test_clean_closes_log_no_error(validated, manager):
     finally:
         log.removeHandler(handler)
     assert not [r for r in records if r.levelno >= logging.WARNING], [r.getMessage() for r in records]
+
+
+def test_bad_input_is_an_error_in_the_observation_not_a_reward(served, manager):
+    """An action outside the language, or one naming no element, is reported and the episode goes on unscored; the
+    server refuses a session count below 1."""
+    server, task, result = served
+    with pytest.raises(ValueError, match="at least 1"):
+        OpenEnvServer([task], manager, max_concurrent_envs=0)
+    with _client(server) as client:
+        client.reset()
+        for bad in ("rm -rf /", "click(99999)", ""):
+            step = client.step({"action": bad})
+            assert not step.done and step.reward is None and step.observation["last_action_error"], bad
+        for action in result.golden_actions:  # the episode still completes honestly after the bad steps
+            client.step({"action": action})
+        end = client.step({"action": 'answer("done")'})
+        assert end.done and end.reward == 1.0
