@@ -65,6 +65,8 @@ class LearnConfig(BaseModel):
     grpo_steps: int = Field(default=3, ge=0, description="GRPO steps after SFT.")
     group_size: int = Field(default=4, ge=2, description="Attempts per task in a GRPO group.")
     tasks_per_step: int = Field(default=2, ge=1, description="Tasks (groups) per GRPO step.")
+    redraws: int = Field(default=2, ge=0, description="Draws of other tasks in a GRPO step while its groups scored all alike "
+                         "(dynamic sampling; the SFT policy solves most training tasks every time).")
     lr: float = Field(default=1e-5, gt=0, description="GRPO learning rate.")
     max_steps: int = Field(default=8, ge=1, description="Agent replies per attempt (the families' golden runs take 3-5 actions).")
     pass_k: int = Field(default=1, ge=1, description="Attempts per held-out instance for pass@k: the greedy one and k-1 sampled (1: greedy "
@@ -202,7 +204,7 @@ def run(config: LearnConfig, say=print) -> dict:
             def train_to(grpo_steps: int):
                 tc = TrainConfig(tasks=out / "tasks" / "train.jsonl", out=run_dir, policy=config.policy, trainable_layers=config.trainable_layers,
                                  sft_epochs=config.sft_epochs, sft_lr=config.sft_lr, sft_batch=4, grpo_steps=grpo_steps,
-                                 group_size=config.group_size, tasks_per_step=config.tasks_per_step, lr=config.lr, held_out=0.0,
+                                 group_size=config.group_size, tasks_per_step=config.tasks_per_step, redraws=config.redraws, lr=config.lr, held_out=0.0,
                                  zero_shot=False, max_steps=config.max_steps, max_new_tokens=32, micro_batch=1,
                                  concurrency=config.concurrency, seed=config.seed, resume=ckpt.latest(run_dir) is not None)
                 return train(tc, log=say, manager=manager)

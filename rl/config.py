@@ -35,6 +35,9 @@ class TrainConfig(BaseModel):
     grpo_steps: int = Field(default=10, ge=0, description="GRPO optimisation steps (one batch of groups each).")
     group_size: int = Field(default=8, ge=2, description="Attempts per task for an unseen or sometimes-solved task (G).")
     tasks_per_step: int = Field(default=4, ge=1, description="Tasks (groups) sampled per GRPO step.")
+    redraws: int = Field(default=2, ge=0, description="Dynamic sampling: while fewer than tasks_per_step groups of a GRPO step have both "
+                         "higher and lower rewards (a group scored all alike has zero advantages and teaches nothing), draw that many "
+                         "other tasks again, at most this many times.")
     lr: float = Field(default=1e-4, gt=0, description="AdamW learning rate of GRPO (5e-4 drifted a memorised tiny policy; 1e-4 did not).")
     clip_eps: float = Field(default=0.2, gt=0, description="PPO clip range of the policy ratio.")
     kl_coef: float = Field(default=0.0, ge=0, description="Weight of KL to the reference (the SFT policy); 0 keeps no reference model.")

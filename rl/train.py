@@ -155,12 +155,25 @@ def grpo_step(
     step: int, model, tokenizer, optimizer, sampler: TaskSampler, tasks: dict[str, Task], config: TrainConfig,
     manager: EnvironmentManager, store: TrajectoryStore, ref_model=None,
 ) -> dict:
-    """Sample tasks, roll out groups, build windowed samples with group-baseline advantages, update once."""
+    """Sample tasks, roll out groups, build windowed samples with group-baseline advantages, update once.
+
+    Dynamic sampling (as DAPO's): a group whose attempts all scored alike has zero advantages, so while fewer than
+    `tasks_per_step` groups are informative, other tasks are drawn for the missing ones, at most `config.redraws` times.
+    """
     started = time.monotonic()
     chat, context = ChatFormat(tokenizer), _context(model)
-    picks = sampler.sample(sorted(tasks), config.tasks_per_step)
-    jobs = [(g, tasks[task_id], k) for g, (task_id, budget) in enumerate(picks) for k in range(budget)]
-    done = _attempts(jobs, model, tokenizer, config, manager, store, step)
+    picks: list[tuple[str, int]] = []
+    done: list[tuple[int, Task, AttemptResult, list[SampledStep]]] = []
+    wanted, draws = config.tasks_per_step, 0
+    while wanted > 0 and draws <= config.redraws:  # dynamic sampling: draw again while groups scored all alike
+        left = sorted(set(tasks) - {t for t, _ in picks}) or sorted(tasks)
+        drawn = sampler.sample(left, min(wanted, len(left)))
+        jobs = [(len(picks) + g, tasks[task_id], k) for g, (task_id, budget) in enumerate(drawn) for k in range(budget)]
+        picks += drawn
+        ran = _attempts(jobs, model, tokenizer, config, manager, store, step)
+        done += ran
+        wanted -= sum(_informative([r for g2, _, r, _ in ran if g2 == g and r.status != "env_error"]) for g in {j[0] for j in jobs})
+        draws += 1
     rollout_s = time.monotonic() - started
     scored = [(g, t, r, s) for g, t, r, s in done if r.status != "env_error"]
     samples: list[Sample] = []
@@ -187,7 +200,8 @@ def grpo_step(
     rewards = [r.reward for _, _, r, _ in scored]
     generated = sum(len(st.output_ids) for _, _, _, steps in done for st in steps)
     row = {
-        "phase": "grpo", "step": step, "attempts": len(done), "env_errors": len(done) - len(scored),
+        "phase": "grpo", "step": step, "attempts": len(done), "env_errors": len(done) - len(scored), "groups": len(picks),
+        "informative_groups": sum(_informative([r for gg, _, r, _ in scored if gg == g]) for g in range(len(picks))), "draws": draws,
         "reward_mean": sum(rewards) / len(rewards) if rewards else 0.0,
         "success_rate": sum(r.success for _, _, r, _ in scored) / len(scored) if scored else 0.0,
         "samples": len(samples), "dropped_samples": dropped, "generated_tokens": generated,
@@ -210,6 +224,11 @@ def grpo_step(
     tokens = generated + int(sum(len(s) for s in samples))
     row["tokens_per_s"] = tokens / max(row["seconds"], 1e-9)
     return row
+
+
+def _informative(results: list[AttemptResult]) -> bool:
+    """Whether a group teaches anything: at least two scored attempts whose rewards differ (else every advantage is 0)."""
+    return len(results) >= 2 and len({r.reward for r in results}) > 1
 
 
 def _why_no_samples(attempts: int, scored: int, dropped: int) -> str:
@@ -344,7 +363,8 @@ def _grpo(config, out, last, state, tasks, manager, store, metrics, say, sft_dir
         if not row["updated"]:
             say(f"  grpo step {step}: NO UPDATE, {row['skipped']}")
         say(f"  grpo step {step}: reward {row['reward_mean']:.3f} success {row['success_rate']:.2f} loss {row['loss']:.4f} "
-            f"k3 {row['k3']:.2e} clip {row['clip_frac']:.3f} ({row['attempts']} attempts, {row['samples']} samples, "
+            f"k3 {row['k3']:.2e} clip {row['clip_frac']:.3f} ({row['attempts']} attempts, {row['informative_groups']} of {row['groups']} "
+            f"groups informative in {row['draws']} draw(s), {row['samples']} samples, "
             f"{row['tokens_per_s']:.0f} tok/s, {row['seconds']:.1f}s)")
         if step % config.checkpoint_every == 0 or step == config.grpo_steps:
             path = ckpt.save_model(ckpt.checkpoint_dir(out, step), model, tokenizer, optimizer)

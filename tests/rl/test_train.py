@@ -110,7 +110,7 @@ def test_env_error_attempts_never_enter_a_batch_or_the_sampler(warm, env):
     broken = good.model_copy(update={"id": "notes-broken", "verifier": "def verify(final):\n    raise RuntimeError('verifier bug')\n"})
     sampler = TaskSampler(group_size=2)
     config = TrainConfig(tasks=FIXTURE_TASKS, out=Path("unused"), init_tiny=True, max_steps=2, max_new_tokens=8, concurrency=1,
-                         tasks_per_step=1, group_size=2)
+                         tasks_per_step=1, group_size=2, redraws=0)
     before = {n: p.detach().clone() for n, p in model.named_parameters()}
     row = grpo_step(1, model, tokenizer, torch.optim.SGD(model.parameters(), lr=0.1), sampler, {broken.id: broken}, config, manager, store)
     assert row["attempts"] == 2 and row["env_errors"] == 2 and row["samples"] == 0 and not row["updated"]
@@ -124,13 +124,29 @@ def test_a_grpo_step_whose_groups_all_scored_alike_says_it_updated_nothing(warm,
     manager, store = env
     task = next(t for t in load_tasks(FIXTURE_TASKS) if t.id == "notes-delete-groceries")
     config = TrainConfig(tasks=FIXTURE_TASKS, out=Path("unused"), init_tiny=True, max_steps=1, max_new_tokens=8, concurrency=1,
-                         tasks_per_step=1, group_size=2)  # one step cannot delete a note: every attempt fails alike
+                         tasks_per_step=1, group_size=2, redraws=0)  # one step cannot delete a note: every attempt fails alike
     before = {n: p.detach().clone() for n, p in model.named_parameters()}
     row = grpo_step(1, model, tokenizer, torch.optim.SGD(model.parameters(), lr=0.1), TaskSampler(group_size=2), {task.id: task},
                     config, manager, store)
     assert row["env_errors"] == 0 and row["samples"] == 0 and not row["updated"]
+    assert row["groups"] == 1 and row["draws"] == 1 and row["informative_groups"] == 0
     assert "same reward" in row["skipped"] and "advantage is 0" in row["skipped"]
     assert all(torch.equal(p, before[n]) for n, p in model.named_parameters())
+
+
+def test_a_grpo_step_draws_other_tasks_while_its_groups_scored_alike(warm, env):
+    """Dynamic sampling: an uninformative group sends the step to draw another task, up to `redraws` more times."""
+    model, tokenizer, *_ = warm
+    manager, store = env
+    tasks = {t.id: t for t in load_tasks(FIXTURE_TASKS) if t.id in ("notes-delete-groceries", "notes-create-rent")}
+    assert len(tasks) == 2
+    config = TrainConfig(tasks=FIXTURE_TASKS, out=Path("unused"), init_tiny=True, max_steps=1, max_new_tokens=8, concurrency=1,
+                         tasks_per_step=1, group_size=2, redraws=1)  # one reply solves neither: both groups score alike
+    sampler = TaskSampler(group_size=2)
+    row = grpo_step(1, model, tokenizer, torch.optim.SGD(model.parameters(), lr=0.1), sampler, tasks, config, manager, store)
+    assert row["draws"] == 2 and row["groups"] == 2 and row["attempts"] == 4 and row["informative_groups"] == 0
+    assert all(sampler.success_rate(t) == 0.0 for t in tasks)  # each task drawn once, not the first one twice
+    assert not row["updated"] and "same reward" in row["skipped"]
 
 
 def test_train_end_to_end_writes_checkpoints_and_metrics_and_resumes(tmp_path, env):
@@ -153,7 +169,8 @@ def test_train_end_to_end_writes_checkpoints_and_metrics_and_resumes(tmp_path, e
     assert [r["step"] for r in grpo] == [1]
     for key in ("reward_mean", "success_rate", "loss", "k3", "clip_frac", "tokens_per_s", "seconds"):
         assert key in grpo[0]
-    assert grpo[0]["attempts"] == 2 and grpo[0]["k3"] < 1e-4
+    assert 1 <= grpo[0]["draws"] <= 3 and grpo[0]["groups"] == grpo[0]["draws"]  # a draw of one task, again while groups score alike
+    assert grpo[0]["attempts"] == 2 * grpo[0]["groups"] and grpo[0]["k3"] < 1e-4
 
     with pytest.raises(TrainError, match="--resume"):
         train(config, manager=manager)
