@@ -27,6 +27,17 @@ def _wait_for_stop() -> None:
     stop.wait()
 
 
+def _stop_on_signals() -> None:
+    """Ctrl-C (SIGINT) and SIGTERM stop the server through its own cleanup, as KeyboardInterrupt, even where it was
+    started with SIGINT ignored (a non-interactive shell's `cmd &` does that, and Python then installs no handler)."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    def interrupt(*_) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+
+
 @serve_app.command("openenv")
 def serve_openenv(
     tasks: Path = typer.Option(..., "--tasks", "-t", help="A task .json, a .jsonl, or a folder of them (a run's tasks/final.jsonl)."),
@@ -69,6 +80,7 @@ def serve_verifiers(
 
     typer.echo(f"verifiers environment server on {address} over {dataset} ({split}), {workers} worker(s) (Ctrl-C stops it)", err=True)
     config = env_config(dataset, split, max_steps=max_steps, screenshots=screenshots)
+    _stop_on_signals()
     # one worker: a server in this process; more: a broker over that many worker processes, all started at once
     serve_env(config=config, max_workers=workers, address=address, elastic=False)
 

@@ -19,7 +19,13 @@ FIXTURE = ROOT / "mocked_apps" / "mail" / "tasks" / "answer-he-48622.json"  # "H
 
 def _serve(*args: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "gymfactory.cli", "serve", *args], cwd=ROOT, stderr=subprocess.PIPE,
-                            stdout=subprocess.DEVNULL, text=True, start_new_session=True)
+                            stdout=subprocess.DEVNULL, text=True, start_new_session=True,
+                            preexec_fn=_ignore_sigint)
+
+
+def _ignore_sigint() -> None:
+    """Start the server as a shell's background job does (`cmd &`: SIGINT ignored); Ctrl-C must still stop it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _stop(proc: subprocess.Popen) -> int:
