@@ -164,15 +164,14 @@ def grpo_step(
     chat, context = ChatFormat(tokenizer), _context(model)
     picks: list[tuple[str, int]] = []
     done: list[tuple[int, Task, AttemptResult, list[SampledStep]]] = []
-    wanted, draws = config.tasks_per_step, 0
-    while wanted > 0 and draws <= config.redraws:  # dynamic sampling: draw again while groups scored all alike
+    informative = draws = 0
+    while informative < config.tasks_per_step and draws <= config.redraws:  # dynamic sampling: draw while groups score alike
         left = sorted(set(tasks) - {t for t, _ in picks}) or sorted(tasks)
-        drawn = sampler.sample(left, min(wanted, len(left)))
+        drawn = sampler.sample(left, min(config.tasks_per_step - informative, len(left)))
         jobs = [(len(picks) + g, tasks[task_id], k) for g, (task_id, budget) in enumerate(drawn) for k in range(budget)]
         picks += drawn
-        ran = _attempts(jobs, model, tokenizer, config, manager, store, step)
-        done += ran
-        wanted -= sum(_informative([r for g2, _, r, _ in ran if g2 == g and r.status != "env_error"]) for g in {j[0] for j in jobs})
+        done += _attempts(jobs, model, tokenizer, config, manager, store, step)
+        informative = sum(_informative([r for gg, _, r, _ in done if gg == g and r.status != "env_error"]) for g in range(len(picks)))
         draws += 1
     rollout_s = time.monotonic() - started
     scored = [(g, t, r, s) for g, t, r, s in done if r.status != "env_error"]
@@ -201,7 +200,7 @@ def grpo_step(
     generated = sum(len(st.output_ids) for _, _, _, steps in done for st in steps)
     row = {
         "phase": "grpo", "step": step, "attempts": len(done), "env_errors": len(done) - len(scored), "groups": len(picks),
-        "informative_groups": sum(_informative([r for gg, _, r, _ in scored if gg == g]) for g in range(len(picks))), "draws": draws,
+        "informative_groups": informative, "draws": draws,
         "reward_mean": sum(rewards) / len(rewards) if rewards else 0.0,
         "success_rate": sum(r.success for _, _, r, _ in scored) / len(scored) if scored else 0.0,
         "samples": len(samples), "dropped_samples": dropped, "generated_tokens": generated,
