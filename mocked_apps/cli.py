@@ -71,38 +71,53 @@ def check(
     max_pages: int = typer.Option(40, help="At most this many pages crawled per app."),
     budget: float = typer.Option(45.0, help="Seconds per app and viewport for clicking controls; the rest are reported unchecked."),
     json_out: str = typer.Option(None, "--json", help="Write the reports as a JSON list to this file."),
-    variants: int = typer.Option(1, min=1, help="Check each app in appearance variants 0..K-1 (0: as drawn)."),
+    variants: int = typer.Option(1, min=1, help="Check each app as drawn (variant 0) and in K-1 appearance variants drawn from "
+                                 "its name, as `run --variants` draws a task's."),
+    variant: list[int] = typer.Option(None, "--variant", min=0, help="Check exactly these variant seeds (repeatable; "
+                                      "0: as drawn), instead of --variants."),
+    jobs: int = typer.Option(1, min=1, help="Check this many apps at once, each in its own process and Chromium "
+                             "(a check keeps about one core busy)."),
+    brief: bool = typer.Option(False, help="One line per app that passes; the full table only for failures."),
 ) -> None:
     """Drive each app with a real browser and judge every law of the app contract (DESIGN.md Contract 1)."""
     import json
     from pathlib import Path
 
-    from playwright.sync_api import sync_playwright
     from rich.markup import escape
 
-    from mocked_apps.checker import check_app, render
+    from mocked_apps.checker import render
+    from mocked_apps.checker.batch import check_many, drawn_variants
     from mocked_apps.registry import available
-    from mocked_apps.kit.browser import launch_chromium
 
-    reports = []
-    with sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        try:
-            for ref in refs or sorted(available()):
-                for variant in range(variants):
-                    report = check_app(ref, browser=browser, max_pages=max_pages, controls_budget_s=budget, variant=variant)
-                    console.print(render(report))
-                    reports.append(report)
-        finally:
-            browser.close()
-    if json_out:
-        Path(json_out).write_text(json.dumps([r.model_dump() for r in reports], indent=2))
+    began = time.monotonic()
+    names = refs or sorted(available())
+    todo = [(ref, seed) for ref in names for seed in (variant or drawn_variants(ref, variants))]
+    index = {job: i for i, job in enumerate(todo)}
+
+    def order(report) -> int:  # the reports in the order asked, whichever finished first
+        return index.get((report.ref, report.variant), len(index))
+
+    reports, written = [], time.monotonic()
+    for report in check_many(todo, workers=jobs, max_pages=max_pages, controls_budget_s=budget):
+        reports.append(report)
+        if not (brief and report.ok):
+            console.print(render(report))
+        if len(todo) > 1:
+            shown = f"{report.app} variant {report.variant}" if report.variant else report.app
+            verdict = "[green]pass[/green]" if report.ok else "[bold red]FAIL[/bold red]"
+            console.print(f"[{len(reports)}/{len(todo)}] {escape(shown)}: {verdict} in {report.seconds:.1f}s "
+                          f"({time.monotonic() - began:.0f}s so far)")
+        if json_out and (len(reports) == len(todo) or time.monotonic() - written > 30):  # an interrupted run keeps its reports
+            Path(json_out).write_text(json.dumps([r.model_dump() for r in sorted(reports, key=order)], indent=2))
+            written = time.monotonic()
     failed = [r for r in reports if not r.ok]
     for report in failed:  # the first failure's first line, and the exception behind it
         console.print("[bold red]FAIL[/bold red] " + escape(report.fail_line()), soft_wrap=True)
+    elapsed = time.monotonic() - began
     if failed:
+        console.print(f"[red]{len(failed)} of {len(reports)} check(s) fail[/red] ({elapsed:.0f}s)")
         raise typer.Exit(1)
-    console.print(f"[green]{len(reports)} app(s) pass every law[/green]")
+    console.print(f"[green]{len(reports)} app(s) pass every law[/green] ({elapsed:.0f}s)")
 
 
 @apps.command("compile")

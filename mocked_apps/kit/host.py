@@ -73,9 +73,12 @@ def _host_app(token: str):
     @control.post("/_host/apps")
     async def add(body: dict = Body(...), x_gym_host_token: str | None = Header(default=None)) -> dict:
         guard(x_gym_host_token)
-        package = load_package(body["ref"])
-        own = None if body.get("data") else tempfile.TemporaryDirectory(prefix=f"gym-{package.name}-")
-        app = create_server(package, body["token"], Path(body.get("data") or own.name))
+        try:  # a spec that does not compile, a package that does not import: the reason goes back to the caller
+            package = load_package(body["ref"])
+            own = None if body.get("data") else tempfile.TemporaryDirectory(prefix=f"gym-{package.name}-")
+            app = create_server(package, body["token"], Path(body.get("data") or own.name))
+        except Exception as err:  # noqa: BLE001 - any load error is the app's, and is answered, not raised
+            raise HTTPException(422, f"{body['ref']} does not load: {type(err).__name__}: {err}") from None
         sock = socket.socket()  # bound here, so no other process can take the port between its choice and the bind
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
@@ -190,6 +193,8 @@ class SharedHost:
             response = self.http.post("/_host/apps", json={"ref": ref, "token": token, "data": str(data_dir) if data_dir else None})
         except httpx.HTTPError as err:
             raise HostError(f"the shared app host is unreachable: {err}\n{self.output()}") from err
+        if response.status_code == 422:  # the app's own fault (a spec that does not compile): its reason alone
+            raise HostError(str(response.json().get("detail", response.text)))
         if response.status_code != 200:
             raise HostError(f"the shared app host refused {ref}: {response.status_code} {response.text[:300]}\n{self.output()}")
         port = response.json()["port"]

@@ -7,23 +7,29 @@ import pytest
 
 from mocked_apps.checker import LAWS, check_app
 from mocked_apps.checker.admin import _bits
+from mocked_apps.checker.batch import drawn_variants
 from mocked_apps.checker.crawl import pattern
+from mocked_apps.kit.variant import variant_of
 from mocked_apps.registry import available, shipped
 from tests.conftest import FIXTURE_APPS
-from tests.support.sampling import salt, sample
+from tests.support.sampling import full, salt, sample
 
 
 HAND_MADE, COMPILED = 4, 1
 """Apps checked per run: this many hand-made ones and this many compiled or registered ones, drawn per commit
-(tests/support/sampling.py), so successive commits check different apps; `scripts/test.sh --full` (or
-`gymfactory apps check` with no names) checks every app. Each app's own tests run on every run, and
+(tests/support/sampling.py), so successive commits check different apps, the compiled one in a drawn variant
+too; `scripts/test.sh --full` (or `gymfactory apps check --variants 2`) checks every app as drawn and in a variant.
+Each app's own tests run on every run, and
 tests/kit/test_compiler.py checks compiled apps that cover every archetype."""
 
 
-def _sampled() -> list[str]:
-    """The apps this run checks (every one of them with `--full`)."""
+def _sampled() -> list[tuple[str, int]]:
+    """The apps this run checks and their variants: every app as drawn and in a variant drawn from its name with
+    `--full`; else the sampled apps as drawn, and the compiled ones in their drawn variant too."""
     hand = set(shipped())
-    return sample(hand, HAND_MADE) + sample([n for n in available() if n not in hand], COMPILED)
+    compiled = sample([n for n in available() if n not in hand], COMPILED)
+    return [(name, seed) for name in sample(hand, HAND_MADE) + compiled
+            for seed in drawn_variants(name, 2 if full() or name in compiled else 1)]
 
 
 def test_notes_fixture_passes_every_law_at_both_viewports(browser):
@@ -49,6 +55,25 @@ def test_unknown_app_fails_to_start_with_a_suggestion():
     assert not report.ok
 
 
+def test_a_spec_that_does_not_compile_fails_to_start_with_the_spec_error(tmp_path):
+    spec = tmp_path / "broken.yaml"
+    spec.write_text("name: broken\ntitle: Broken\nentities: {}\n")
+    report = check_app(str(spec))
+    starts = report.result("starts")
+    assert starts.verdict == "fail" and "does not load: SpecError" in starts.evidence and "category: Field required" in starts.evidence
+    assert "500 Internal Server Error" not in starts.evidence and not report.ok
+
+
+def test_the_checked_variants_are_drawn_per_app_and_cover_every_layout():
+    assert drawn_variants("pawcare", 1) == [0]
+    three = drawn_variants("pawcare", 3)
+    assert three[0] == 0 and len(set(three)) == 3 and all(1 <= s <= 9999 for s in three[1:]) and drawn_variants("pawcare", 3) == three
+    assert drawn_variants("pawcare", 2) != drawn_variants("cornerstore", 2)  # two apps show the checker other looks
+    looks = [variant_of(drawn_variants(name, 2)[1]) for name in available()]
+    assert {v.nav for v in looks} == {"sidebar", "tabs", "bottom"} and {v.lists for v in looks} == {"table", "cards"}
+    assert {v.icons for v in looks} == {True, False} and {v.font for v in looks} == {"sans", "serif", "rounded", "mono", "condensed"}
+
+
 def test_page_patterns_and_id_entropy():
     assert pattern("http://h:1/i/" + "ab12" * 8 + "/note/12?q=x&notice=y") == "/note/{n}?notice&q"
     assert pattern("/thread/7/reply") == "/thread/{n}/reply"
@@ -56,8 +81,8 @@ def test_page_patterns_and_id_entropy():
     assert _bits("12345") < 128
 
 
-@pytest.mark.parametrize("name", _sampled())
-def test_every_registered_app_passes_every_law(browser, name):
-    report = check_app(name, browser=browser, controls_budget_s=30)
+@pytest.mark.parametrize(("name", "variant"), _sampled())
+def test_every_registered_app_passes_every_law(browser, name, variant):
+    report = check_app(name, browser=browser, controls_budget_s=30, variant=variant)
     assert report.ok, f"{report.fail_line()} (sample of GYMFACTORY_TEST_SAMPLE_SALT={salt()!r})"
     assert all(c.forms_exercised == c.forms_found for c in report.coverage), report.coverage

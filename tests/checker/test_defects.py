@@ -59,7 +59,7 @@ def test_cli_fail_lines_name_the_law_and_the_exception_and_never_crash(tmp_path,
     # a child process: the module's browser fixture holds this thread's Playwright loop
     out = tmp_path / "reports.json"
     apps = [str(defect_app(n)) for n in ("broken_dead", "broken_seed", "broken_500", "broken_literal")]
-    cmd = [sys.executable, "-m", "gymfactory.cli", "apps", "check", *apps, "--budget", "20", "--json", str(out)]
+    cmd = [sys.executable, "-m", "gymfactory.cli", "apps", "check", *apps, "--budget", "20", "--json", str(out), "--jobs", "2"]
     result = subprocess.run(cmd, capture_output=True, text=True, timeout=400, env={**os.environ, "COLUMNS": "200"})
     assert result.returncode == 1, result.stdout + result.stderr
     assert "Traceback" not in result.stderr, result.stderr
@@ -68,6 +68,8 @@ def test_cli_fail_lines_name_the_law_and_the_exception_and_never_crash(tmp_path,
     assert "law default_seed" in fails["broken_seed"] and "seed.note[0].title" in fails["broken_seed"]
     assert "UndefinedError: 'no_such_value' is undefined" in fails["broken_500"]
     assert "AppPackageError" in fails[apps[3]] and "Note.kind" in fails[apps[3]] and "sa_type" in fails[apps[3]]
+    assert "4 of 4 check(s) fail" in result.stdout and "[4/4]" in result.stdout  # two worker processes, every report back
+    assert [r["ref"] for r in json.loads(out.read_text())] == apps  # in the order asked, whichever finished first
     reports = {r["ref"]: r for r in json.loads(out.read_text())}
     assert reports[apps[0]]["app"] == "broken_dead" and [r["verdict"] for r in reports[apps[0]]["laws"]].count("fail") == 1
     assert "coverage desktop 1280x800" in result.stdout and "coverage phone 390x844" in result.stdout
