@@ -85,6 +85,7 @@ def check(
 
     from rich.markup import escape
 
+    from contracts.signals import interrupt_on_signals
     from mocked_apps.checker import render
     from mocked_apps.checker.batch import check_many, drawn_variants
     from mocked_apps.registry import available
@@ -98,18 +99,31 @@ def check(
         return index.get((report.ref, report.variant), len(index))
 
     reports, written = [], time.monotonic()
-    for report in check_many(todo, workers=jobs, max_pages=max_pages, controls_budget_s=budget):
-        reports.append(report)
-        if not (brief and report.ok):
-            console.print(render(report))
-        if len(todo) > 1:
-            shown = f"{report.app} variant {report.variant}" if report.variant else report.app
-            verdict = "[green]pass[/green]" if report.ok else "[bold red]FAIL[/bold red]"
-            console.print(f"[{len(reports)}/{len(todo)}] {escape(shown)}: {verdict} in {report.seconds:.1f}s "
-                          f"({time.monotonic() - began:.0f}s so far)")
-        if json_out and (len(reports) == len(todo) or time.monotonic() - written > 30):  # an interrupted run keeps its reports
+
+    def save() -> None:
+        if json_out:
             Path(json_out).write_text(json.dumps([r.model_dump() for r in sorted(reports, key=order)], indent=2))
-            written = time.monotonic()
+
+    interrupt_on_signals()  # Ctrl-C or SIGTERM: the reports done are kept, the worker processes stopped
+    try:
+        for report in check_many(todo, workers=jobs, max_pages=max_pages, controls_budget_s=budget):
+            reports.append(report)
+            if not (brief and report.ok):
+                console.print(render(report))
+            if len(todo) > 1:
+                shown = f"{report.app} variant {report.variant}" if report.variant else report.app
+                verdict = "[green]pass[/green]" if report.ok else "[bold red]FAIL[/bold red]"
+                console.print(f"[{len(reports)}/{len(todo)}] {escape(shown)}: {verdict} in {report.seconds:.1f}s "
+                              f"({time.monotonic() - began:.0f}s so far)")
+            if time.monotonic() - written > 30:  # a long check keeps its reports as it goes
+                save()
+                written = time.monotonic()
+    except KeyboardInterrupt:
+        save()
+        console.print(f"[yellow]interrupted after {len(reports)} of {len(todo)} check(s)[/yellow]"
+                      + (f"; their reports are in {json_out}" if json_out else ""))
+        raise typer.Exit(130) from None
+    save()
     failed = [r for r in reports if not r.ok]
     for report in failed:  # the first failure's first line, and the exception behind it
         console.print("[bold red]FAIL[/bold red] " + escape(report.fail_line()), soft_wrap=True)

@@ -46,8 +46,9 @@ def check_many(jobs: Sequence[Job], *, workers: int = 1, **options: Any) -> Iter
         yield from _in_process(jobs, options)
         return
     context = multiprocessing.get_context("spawn")  # a fresh interpreter: no Playwright loop or lane inherited
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context) as pool:
-        pending: dict[Future, Job] = {pool.submit(_check_in_worker, ref, variant, options): (ref, variant) for ref, variant in jobs}
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context)
+    pending: dict[Future, Job] = {pool.submit(_check_in_worker, ref, variant, options): (ref, variant) for ref, variant in jobs}
+    try:
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
@@ -56,6 +57,11 @@ def check_many(jobs: Sequence[Job], *, workers: int = 1, **options: Any) -> Iter
                     yield CheckReport.model_validate(future.result())
                 except Exception as err:  # noqa: BLE001 - a worker that died is this check's failure, not the batch's
                     yield _could_not_check(ref, variant, f"the checking process failed: {type(err).__name__}: {err}")
+    finally:  # interrupted or abandoned: the checks not started are dropped, the running ones stopped
+        workers_left = list(getattr(pool, "_processes", {}).values()) if pending else []
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in workers_left:
+            process.terminate()
 
 
 def _in_process(jobs: Sequence[Job], options: dict) -> Iterator[CheckReport]:

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import typer
 
+from contracts.signals import interrupt_on_signals
+
 serve_app = typer.Typer(help="Serve gymfactory tasks to other trainers: an OpenEnv server, a verifiers environment server.",
                         no_args_is_help=True)
 
@@ -25,17 +27,6 @@ def _wait_for_stop() -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
     stop.wait()
-
-
-def _stop_on_signals() -> None:
-    """Ctrl-C (SIGINT) and SIGTERM stop the server through its own cleanup, as KeyboardInterrupt, even where it was
-    started with SIGINT ignored (a non-interactive shell's `cmd &` does that, and Python then installs no handler)."""
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-
-    def interrupt(*_) -> None:
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, interrupt)
 
 
 @serve_app.command("openenv")
@@ -80,7 +71,7 @@ def serve_verifiers(
 
     typer.echo(f"verifiers environment server on {address} over {dataset} ({split}), {workers} worker(s) (Ctrl-C stops it)", err=True)
     config = env_config(dataset, split, max_steps=max_steps, screenshots=screenshots)
-    _stop_on_signals()
+    interrupt_on_signals()  # its server then stops through its own cleanup
     # one worker: a server in this process; more: a broker over that many worker processes, all started at once
     serve_env(config=config, max_workers=workers, address=address, elastic=False)
 

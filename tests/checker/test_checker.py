@@ -9,7 +9,7 @@ from mocked_apps.checker import LAWS, check_app
 from mocked_apps.checker.admin import _bits
 from mocked_apps.checker.batch import drawn_variants
 from mocked_apps.checker.crawl import pattern
-from mocked_apps.kit.variant import variant_of
+from mocked_apps.kit.variant import PALETTES, variant_of
 from mocked_apps.registry import available, shipped
 from tests.conftest import FIXTURE_APPS
 from tests.support.sampling import full, salt, sample
@@ -72,6 +72,7 @@ def test_the_checked_variants_are_drawn_per_app_and_cover_every_layout():
     looks = [variant_of(drawn_variants(name, 2)[1]) for name in available()]
     assert {v.nav for v in looks} == {"sidebar", "tabs", "bottom"} and {v.lists for v in looks} == {"table", "cards"}
     assert {v.icons for v in looks} == {True, False} and {v.font for v in looks} == {"sans", "serif", "rounded", "mono", "condensed"}
+    assert {v.palette for v in looks} == set(PALETTES)
 
 
 def test_page_patterns_and_id_entropy():

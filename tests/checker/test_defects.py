@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
 from mocked_apps.checker import CheckReport, check_app
+from tests.conftest import FIXTURE_APPS
 
 from .defects import BY_NAME, DEFECTS
 
@@ -73,3 +76,29 @@ def test_cli_fail_lines_name_the_law_and_the_exception_and_never_crash(tmp_path,
     reports = {r["ref"]: r for r in json.loads(out.read_text())}
     assert reports[apps[0]]["app"] == "broken_dead" and [r["verdict"] for r in reports[apps[0]]["laws"]].count("fail") == 1
     assert "coverage desktop 1280x800" in result.stdout and "coverage phone 390x844" in result.stdout
+
+
+def test_cli_interrupted_mid_batch_keeps_the_reports_done_and_leaves_no_worker(tmp_path):
+    out = tmp_path / "reports.json"
+    notes = str(FIXTURE_APPS / "notes")
+    cmd = [sys.executable, "-m", "gymfactory.cli", "apps", "check", notes, *(f"--variant={s}" for s in (0, 1, 2, 3, 4, 5)),
+           "--jobs", "2", "--brief", "--json", str(out)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+                            env={**os.environ, "COLUMNS": "200"})
+    lines = []
+    for line in proc.stdout:  # stopped once the first report is in, the others still to do (as a scheduler stops it)
+        lines.append(line)
+        if line.startswith("[1/6]"):
+            proc.send_signal(signal.SIGTERM)
+            break
+    rest, _ = proc.communicate(timeout=60)
+    output = "".join(lines) + rest
+    assert proc.returncode == 130, output
+    assert "interrupted after" in output and "Traceback" not in output, output
+    done = json.loads(out.read_text())
+    assert 1 <= len(done) < 6 and all(r["ref"] == notes for r in done)
+    deadline, left = time.monotonic() + 30, ["?"]  # its workers, their Chromiums and its app host go too (its session)
+    while left and time.monotonic() < deadline:
+        time.sleep(0.5)
+        left = subprocess.run(["pgrep", "-s", str(proc.pid)], capture_output=True, text=True).stdout.split()
+    assert left == [], subprocess.run(["ps", "-o", "pid,etime,cmd", "-s", str(proc.pid)], capture_output=True, text=True).stdout
