@@ -115,6 +115,7 @@ def check(
                 verdict = "[green]pass[/green]" if report.ok else "[bold red]FAIL[/bold red]"
                 console.print(f"[{len(reports)}/{len(todo)}] {escape(shown)}: {verdict} in {report.seconds:.1f}s "
                               f"({time.monotonic() - began:.0f}s so far)")
+                console.file.flush()  # progress shows as it goes through a pipe or into a log file too
             if time.monotonic() - written > 30:  # a long check keeps its reports as it goes
                 save()
                 written = time.monotonic()

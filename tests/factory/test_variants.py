@@ -122,3 +122,13 @@ def test_the_checker_passes_apps_in_variants_at_both_viewports(case):
     report = check_app(app, variant=seed)
     assert report.ok, report.fail_line()
     assert report.variant == seed and {c.viewport.split()[0] for c in report.coverage} == {"desktop", "phone"}
+
+
+def test_a_hand_made_app_keeps_its_own_template_names_in_a_variant():
+    # the kit's base page once set `c` (the variant's colours) over clinic's `{% import "_macros.html" as c %}`:
+    # every clinic page answered 500 in any variant, and only the checker over every app in a variant found it
+    with AppServer("mocked_apps.clinic") as server, httpx.Client(follow_redirects=True, timeout=30) as http:
+        varied = server.admin.create(variant_seed(6011))
+        for path in ("", "/appointments", "/appointments/1", "/doctors/1"):
+            page = http.get(server.url + varied["url"].rstrip("/") + path)
+            assert page.status_code == 200 and "variant-6011" in page.text, (path, page.status_code)
