@@ -58,10 +58,12 @@ def check_many(jobs: Sequence[Job], *, workers: int = 1, **options: Any) -> Iter
                 except Exception as err:  # noqa: BLE001 - a worker that died is this check's failure, not the batch's
                     yield _could_not_check(ref, variant, f"the checking process failed: {type(err).__name__}: {err}")
     finally:  # interrupted or abandoned: the checks not started are dropped, the running ones stopped
-        workers_left = list(getattr(pool, "_processes", {}).values()) if pending else []
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in workers_left:
-            process.terminate()
+        if pending:
+            running = list(getattr(pool, "_processes", {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in running:
+                process.terminate()
+        pool.shutdown(wait=True)  # joins the pool's threads (left running, they fail at interpreter exit)
 
 
 def _in_process(jobs: Sequence[Job], options: dict) -> Iterator[CheckReport]:
