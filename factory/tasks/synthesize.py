@@ -13,6 +13,7 @@ from contracts.errors import InputError
 from contracts.registry import check_name
 from factory.providers.base import ProviderError
 from mocked_apps.registry import UnknownApp, available
+from mocked_apps.kit.variant import drawn_variant
 from contracts.world import World
 from factory.worlds.pool import WorldPool
 from factory.worlds.seeds import seeds_for
@@ -170,8 +171,7 @@ def with_variants(task: Task, k: int) -> list[Task]:
     (so two tasks' copies look different, and the same task always gets the same looks)."""
     out = [task]
     for j in range(1, k):
-        seed = 1 + int(hashlib.sha256(f"{task.id}/variant/{j}".encode()).hexdigest()[:8], 16) % 9999
-        out.append(task.model_copy(update={"id": f"{task.id}-v{j}", "variant": seed}))
+        out.append(task.model_copy(update={"id": f"{task.id}-v{j}", "variant": drawn_variant(task.id, j)}))
     return out
 
 

@@ -9,14 +9,15 @@ its own, so the other checks still run and nothing done is lost.
 from __future__ import annotations
 
 import atexit
-import hashlib
 import multiprocessing
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
-from .check import CheckerError, check_app
-from .report import LAWS, CheckReport, LawResult
+from mocked_apps.kit.variant import drawn_variant
+
+from .check import CheckerError, check_app, fresh_browser
+from .report import LAWS, CheckReport, LawResult, ordered
 
 __all__ = ["Job", "check_many", "drawn_variants"]
 
@@ -25,14 +26,14 @@ Job = tuple[str, int]
 
 
 def drawn_variants(ref: str, k: int) -> list[int]:
-    """Variant 0 and k-1 variant seeds drawn from the app's reference, as `run --variants` draws a task's from its
-    id: each app shows the checker other looks, so over a catalogue every navigation, list and icon form is checked."""
+    """Variant 0 and k-1 distinct variant seeds drawn from the app's reference (`drawn_variant`, as `run --variants`
+    draws a task's from its id): each app shows the checker other looks, so over a catalogue every navigation, list
+    and icon form is checked."""
     seeds = [0]
     j = 0
     while len(seeds) < k:
         j += 1
-        seed = 1 + int(hashlib.sha256(f"{ref}/variant/{j}".encode()).hexdigest()[:8], 16) % 9999
-        if seed not in seeds:
+        if (seed := drawn_variant(ref, j)) not in seeds:
             seeds.append(seed)
     return seeds
 
@@ -67,17 +68,9 @@ def check_many(jobs: Sequence[Job], *, workers: int = 1, **options: Any) -> Iter
 
 
 def _in_process(jobs: Sequence[Job], options: dict) -> Iterator[CheckReport]:
-    from playwright.sync_api import sync_playwright
-
-    from mocked_apps.kit.browser import launch_chromium
-
-    with sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        try:
-            for ref, variant in jobs:
-                yield _checked(ref, variant, browser, options)
-        finally:
-            browser.close()
+    with fresh_browser(None) as browser:
+        for ref, variant in jobs:
+            yield _checked(ref, variant, browser, options)
 
 
 def _checked(ref: str, variant: int, browser, options: dict) -> CheckReport:
@@ -105,6 +98,6 @@ def _check_in_worker(ref: str, variant: int, options: dict) -> dict:
 
 
 def _could_not_check(ref: str, variant: int, why: str) -> CheckReport:
-    """The report of a check that stopped before its verdicts: the laws not reached fail it."""
-    laws = tuple(LawResult(law=law, verdict="not run", evidence=f"not run: {why}") for law in LAWS)
-    return CheckReport(app=ref, ref=ref, laws=laws, seconds=0.0, variant=variant)
+    """The report of a check that stopped before its verdicts: every law 'not run', which fails it."""
+    results = {law: LawResult(law=law, verdict="not run", evidence=f"not run: {why}") for law in LAWS}
+    return ordered(ref, ref, results, 0.0, variant=variant)

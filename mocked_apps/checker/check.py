@@ -75,7 +75,7 @@ def check_app(
                 steps.run(("default_seed",), lambda: {"default_seed": admin.default_seed(target)}, stop_on_fail=True)
                 for law, judge in (("admin_token", admin.admin_token), ("instance_ids", admin.instance_ids), ("bad_seed", admin.bad_seed)):
                     steps.run((law,), lambda judge=judge, law=law: {law: judge(target)})
-                with _browser(browser) as chromium:
+                with fresh_browser(browser) as chromium:
                     coverage = _browser_laws(target, chromium, steps, max_pages, controls_budget_s)
             except _Stopped as stop:
                 steps.not_run(str(stop))
@@ -191,7 +191,7 @@ def _browser_laws(t: Target, chromium: Browser, steps: _Steps, max_pages: int, b
 
 
 @contextmanager
-def _browser(browser: Browser | None) -> Iterator[Browser]:
+def fresh_browser(browser: Browser | None) -> Iterator[Browser]:
     """The given browser, or a fresh Chromium for this check."""
     if browser is not None:
         yield browser

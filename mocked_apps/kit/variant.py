@@ -21,6 +21,7 @@ instruction uses.
 from __future__ import annotations
 
 import functools
+import hashlib
 import random
 from typing import Literal
 
@@ -28,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from contracts.task import VARIANT_KEY
 
-__all__ = ["VARIANT_KEY", "WORDS", "Variant", "split_variant", "variant_of", "variant_seed"]
+__all__ = ["VARIANT_KEY", "WORDS", "Variant", "drawn_variant", "split_variant", "variant_of", "variant_seed"]
 
 WORDS: dict[str, tuple[str, ...]] = {
     "Search": ("Search", "Find", "Look up"),
@@ -123,6 +124,12 @@ def variant_of(seed: int) -> Variant | None:
         nav=rng.choice(("sidebar", "tabs", "bottom")), lists=rng.choice(("table", "cards")), icons=rng.random() < 0.5,
         dates=rng.choice(sorted(DATES)), words={kit: rng.choice(options) for kit, options in WORDS.items()},
     )
+
+
+def drawn_variant(key: str, j: int) -> int:
+    """The j-th variant seed (1-9999) drawn from `key` (a task's id, an app's name): the same key always gets the same
+    looks, and two keys get different ones."""
+    return 1 + int(hashlib.sha256(f"{key}/variant/{j}".encode()).hexdigest()[:8], 16) % 9999
 
 
 def variant_seed(seed: int) -> dict[str, list[dict]]:

@@ -102,3 +102,12 @@ def test_cli_interrupted_mid_batch_keeps_the_reports_done_and_leaves_no_worker(t
         time.sleep(0.5)
         left = subprocess.run(["pgrep", "-s", str(proc.pid)], capture_output=True, text=True).stdout.split()
     assert left == [], subprocess.run(["ps", "-o", "pid,etime,cmd", "-s", str(proc.pid)], capture_output=True, text=True).stdout
+
+
+@pytest.mark.parametrize(("args", "named"), [(["--variant", "-1"], "--variant"), (["--jobs", "0"], "--jobs"),
+                                             (["--variants", "0"], "--variants")])
+def test_cli_refuses_a_bad_variant_or_job_count_naming_the_option(args, named):
+    cmd = [sys.executable, "-m", "gymfactory.cli", "apps", "check", str(FIXTURE_APPS / "notes"), *args]
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env={**os.environ, "COLUMNS": "200"})
+    assert result.returncode == 2 and named in result.stdout + result.stderr, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr and "pass every law" not in result.stdout  # refused before any check
