@@ -23,15 +23,19 @@ _AM_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "a
 _AM_MONTH = r"(?P<{}>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 _AM_DAY = r"(?P<{}>[0-3]?\d)(?:st|nd|rd|th)?"
 _AM_YEAR = r"(?P<{}>\d{{4}})"
+_AM_NAMED_YEAR = r"(?P<{}>(?:19|20)\d\d)\b(?![:.]\d|\s*h(?:rs?|ours)?\b)"  # after a named month; not a time (1530 hrs)
 _AM_WEEKDAY = r"(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?,?\s+)?"
+# After a month and day, a number is a year or the start of a time ("October 20 3 pm", "Oct 20 15:00"); any
+# other number there ("October 20 21") leaves the day unread: it may be a second candidate.
+_AM_CLOCK = r"(?:[0-2]?\d(?:[:.h][0-5]\d)?\s*[ap]\.?\s?m\b|[0-2]?\d[:h][0-5]\d\b)"
 # Each pattern captures one date; named months come in either order, with or without a year.
 _AM_DATE_PATTERNS = tuple(re.compile(p, re.I) for p in (
     r"\b" + _AM_YEAR.format("y") + r"[-/.](?P<m>[01]?\d)[-/.](?P<d>[0-3]?\d)\b",                      # 2026-10-20, 2026/10/20
     r"\b(?P<a>[0-3]?\d)(?P<sep>[/.-])(?P<b>[0-3]?\d)(?P=sep)(?P<y>\d{4}|\d{2})\b",                    # 10/20/2026, 20.10.2026
-    r"\b" + _AM_WEEKDAY + r"(?:the\s+)?" + _AM_DAY.format("d") + r"\s+(?:of\s+)?" + _AM_MONTH.format("mon")
-    + r"(?:,?\s+" + _AM_YEAR.format("y") + r")?\b",                                                    # (the) 20(th) (of) October (2026)
+    r"\b" + _AM_WEEKDAY + r"(?:the\s+)?" + _AM_DAY.format("d") + r"(?:\s+(?:of\s+)?|-)" + _AM_MONTH.format("mon")
+    + r"(?:(?:,?\s+|-)" + _AM_NAMED_YEAR.format("y") + r")?\b",                                              # (the) 20(th) (of) October (2026), 20-Oct-2026
     r"\b" + _AM_WEEKDAY + _AM_MONTH.format("mon") + r"\s+(?:the\s+)?" + _AM_DAY.format("d")
-    + r"(?!\s*[:\d])(?:,?\s+" + _AM_YEAR.format("y") + r")?\b",                                       # (Tuesday,) October 20(th)(, 2026)
+    + r"(?:,?\s+" + _AM_NAMED_YEAR.format("y") + r"|(?!\s*[:\d])|(?=\s+(?:at\s+)?" + _AM_CLOCK + r"))\b",  # (Tuesday,) October 20(th)(,) (2026)
 ))
 # "October 20 or 21", "Oct 20-21": a second day after a named date is a second candidate.
 _AM_MORE_DAYS = re.compile(_AM_MONTH.format("mon") + r"\s+" + _AM_DAY.format("d") + r"(?:,?\s+\d{4})?"

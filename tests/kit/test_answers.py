@@ -24,9 +24,13 @@ TODAY = date(2026, 10, 15)
 DUE = "2026-10-20"  # a Tuesday
 HONEST_DATES = ["October 20", "Tuesday, October 20", "the 20th of October 2026", "10/20/2026", "20.10.2026", "2026/10/20",
                 "2026-10-20", "Oct. 20th, 2026", "20 Oct 2026", "It is due on October 20, 2026 (2026-10-20).", "october the 20th",
-                "Invoice INV-2041 is due Oct 20.", "2026-10-20T00:00"]
+                "Invoice INV-2041 is due Oct 20.", "2026-10-20T00:00",
+                # without the comma after the day (issue 41), and with a time after the day
+                "October 20 2026", "Oct 20 2026", "Tuesday October 20 2026", "Oct. 20th 2026 (a Tuesday)", "20-Oct-2026",
+                "October 20 3 pm", "Oct 20 2026 15:00", "It is due October 20 2026."]
 WRONG_DATES = ["October 21", "10/21/2026", "20.11.2026", "2025-10-20", "October 20, 2025", "no idea", "", None]
-HEDGED_DATES = ["either Oct 20 or Oct 21", "October 20 or 21", "Oct 20-21", "2026-10-20 or 2026-10-21", "October 19, 20 or 21"]
+HEDGED_DATES = ["either Oct 20 or Oct 21", "October 20 or 21", "Oct 20-21", "2026-10-20 or 2026-10-21", "October 19, 20 or 21",
+                "October 20 or October 21 2026", "Oct 20 2026 or Oct 21 2026", "October 20 2026 or 21"]
 
 
 @pytest.mark.parametrize("text", HONEST_DATES)
@@ -42,6 +46,15 @@ def test_another_date_or_none_is_not(text):
 @pytest.mark.parametrize("text", HEDGED_DATES)
 def test_a_hedged_list_names_the_date_but_is_no_answer(text):
     assert answer_matches(text, "date", DUE, today=TODAY) == {"right": True, "only": False}
+
+
+def test_a_number_after_the_day_is_a_year_a_time_or_no_date():
+    """A time after a day is not read as a year; another bare number there may be a second day, so no date is read."""
+    assert answer_values("October 20 15:00", "date", today=TODAY) == [{date(2026, 10, 20)}]
+    assert answer_values("Oct 20 2026 3:30 pm", "time") == [{"15:30"}]
+    assert answer_values("October 20 1530 hrs", "date", today=TODAY) == []
+    assert answer_values("June 10:30", "date", today=TODAY) == [] and answer_values("October 2026", "date", today=TODAY) == []
+    assert answer_matches("October 20 21", "date", DUE, today=TODAY) == {"right": False, "only": False}
 
 
 def test_a_date_without_a_year_is_the_occurrence_nearest_the_task_clock():
@@ -123,7 +136,8 @@ DUE_TASKS = synthesize(SynthConfig(n=3, seed=3, families=("drive.invoice_due_dat
 
 def _forms(day: date) -> list[str]:
     return [f"{day:%B} {day.day}", f"{day:%A}, {day:%B} {day.day}", f"the {day.day}th of {day:%B} {day.year}",
-            f"{day:%m/%d/%Y}", f"{day:%d.%m.%Y}", f"{day:%Y/%m/%d}", day.isoformat(), f"It's due {day:%b}. {day.day}, {day.year}."]
+            f"{day:%m/%d/%Y}", f"{day:%d.%m.%Y}", f"{day:%Y/%m/%d}", day.isoformat(), f"It's due {day:%b}. {day.day}, {day.year}.",
+            f"{day:%B} {day.day} {day.year}", f"{day:%b} {day.day} {day.year}"]
 
 
 def _verdicts(task, answer):
@@ -139,7 +153,8 @@ def test_the_due_date_verifier_pays_every_honest_form_and_refuses_the_cheats():
     for form in _forms(due):
         assert _verdicts(task, form) == {"right_date": True, "no_wrong_date": True}, form
     other = date.fromordinal(due.toordinal() + 1)
-    for cheat in (f"{other:%B} {other.day}", f"either {due:%B} {due.day} or {other:%B} {other.day}", f"{due:%B} {due.day} or {other.day}"):
+    for cheat in (f"{other:%B} {other.day}", f"either {due:%B} {due.day} or {other:%B} {other.day}", f"{due:%B} {due.day} or {other.day}",
+                  f"{due:%B} {due.day} or {other:%B} {other.day} {other.year}"):
         assert not all(_verdicts(task, cheat).values()), cheat
 
 
