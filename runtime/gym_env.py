@@ -10,8 +10,9 @@ import gymnasium as gym
 from gymnasium import spaces
 
 from contracts.task import Task
+from runtime.backends.base import EnvError
 from runtime.manager import EnvironmentManager
-from runtime.session import Lease, SessionSpec
+from runtime.session import Lease, Outcome, SessionSpec
 
 MAX_TEXT = 100_000
 _INSTANCE_URL = re.compile(r"^https?://127\.0\.0\.1:\d+/i/[0-9a-f]+")
@@ -41,12 +42,19 @@ def observation_text(obs: dict[str, str]) -> str:
     return "\n".join(parts)
 
 
+def env_error_outcome(err: BaseException | str) -> dict:
+    """The outcome of an attempt the environment failed (an app, the browser, the model endpoint): never scored."""
+    return Outcome(status="env_error", error=str(err)).model_dump()
+
+
 class GymEnv(gym.Env):
     """One task in a session: `reset()` starts the task, `step(text)` applies one action, reward at the end.
 
-    Observation: {"axtree", "url", "last_action_error", "shell_output"} as text; the URL shows the app
-    and its path (`notes:/note/4`) rather than a server port and instance id, so equal states look equal.
+    Observation: {"instruction", "axtree", "url", "last_action_error", "shell_output"} as text; the URL shows
+    the app and its path (`notes:/note/4`) rather than a server port and instance id, so equal states look equal.
     The episode terminates on answer(...) with the task's reward; it is truncated after `max_steps`.
+    An environment fault (a dead app server or browser, a failed verifier) raises `EnvError` with the cause in
+    one line, from `reset`, `step`, or the step that ends the episode: such an attempt has no reward, never a 0.
     With `screenshots`, each observation's page is also captured; `screenshot_png()` returns it.
     """
 
@@ -61,7 +69,7 @@ class GymEnv(gym.Env):
         self.session = manager.request(SessionSpec.for_task(task, screenshots=screenshots), Lease(seconds=3600))
         text = UnicodeText(MAX_TEXT)
         self.observation_space = spaces.Dict(
-            {"axtree": text, "url": UnicodeText(2048), "last_action_error": UnicodeText(4096), "shell_output": UnicodeText(MAX_TEXT)}
+            {"instruction": UnicodeText(MAX_TEXT), "axtree": text, "url": UnicodeText(2048), "last_action_error": UnicodeText(4096), "shell_output": UnicodeText(MAX_TEXT)}
         )
         self.action_space = UnicodeText(1000, min_length=1)
         self._obs = None
@@ -72,6 +80,7 @@ class GymEnv(gym.Env):
             if url.startswith(inst.url):
                 url = f"{inst.app.rsplit('/', 1)[-1]}:/{url[len(inst.url):]}"
         return {
+            "instruction": self.task.instruction[:MAX_TEXT],
             "axtree": obs.axtree[:MAX_TEXT],
             "url": url[:2048],
             "last_action_error": (obs.last_action_error or "")[:4096],
@@ -90,6 +99,8 @@ class GymEnv(gym.Env):
         reward, info = 0.0, {"step": self._obs.step}
         if terminated or truncated:
             outcome = self.session.evaluate()
+            if outcome.status == "env_error":
+                raise EnvError(f"the environment failed, the attempt is not scored: {outcome.error}")
             reward = float(outcome.reward)
             info["outcome"] = outcome.model_dump()
         return self._convert(self._obs), reward, terminated, truncated, info

@@ -72,13 +72,17 @@ def first_run(tmp_path_factory):
     return run
 
 
-def _python(code: str, run: Path, env: dict | None = None) -> str:
+def _run_python(code: str, run: Path, env: dict | None = None):
     import os
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-c", code.replace("runs/first", str(run))], cwd=ROOT, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-c", code.replace("runs/first", str(run))], cwd=ROOT, capture_output=True, text=True,
                           timeout=600, env={**os.environ, "OPENAI_API_KEY": "test", "TRL_EXPERIMENTAL_SILENCE": "1", **(env or {})})
+
+
+def _python(code: str, run: Path, env: dict | None = None) -> str:
+    done = _run_python(code, run, env)
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout
 
@@ -107,7 +111,8 @@ class _Served:
 
 
 def test_interop_gymnasium_example(first_run):
-    assert "reward 1.0 success" in _python(_example("gymnasium"), first_run)
+    out = _python(_example("gymnasium"), first_run)
+    assert out.startswith("How much is due on invoice HE-48622?") and "reward 1.0 success" in out  # the instruction first
 
 
 def test_interop_openenv_example():
@@ -143,6 +148,13 @@ def test_interop_verifiers_examples(first_run):
     assert "reward 1.0" in direct and "reward 0.0" in served  # the server scored the second, wrong, answer
     runs = sorted((first_run / "verifiers").glob("gymfactory_verifiers--my-model--*/traces.jsonl"))  # the eval's and the command's
     assert len(runs) == 2 and all('"task_reward":{"score":1.0' in run.read_text().replace(" ", "") for run in runs)
+
+
+def test_interop_verifiers_example_with_no_model_listening_is_an_env_error_not_a_zero(first_run):
+    """Nothing listens at OPENAI_BASE_URL: the example exits non-zero with one line naming the env error."""
+    done = _run_python(_example("verifiers"), first_run, {"OPENAI_BASE_URL": f"http://127.0.0.1:{_free_port()}/v1"})
+    assert done.returncode == 1 and "reward" not in done.stdout, (done.stdout, done.stderr[-2000:])
+    assert done.stderr.strip().splitlines()[-1] == "env error, not scored: ProviderError: All connection attempts failed"
 
 
 def test_interop_trl_example(first_run):

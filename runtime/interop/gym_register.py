@@ -17,6 +17,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from contracts.registry import suggest
 from contracts.task import Task
 from contracts.taskfiles import load_tasks
 from mocked_apps.kit.browser import DESKTOP_VIEWPORT, MOBILE_DEVICE
@@ -71,12 +72,24 @@ def _task(task_json: str | None, task: Task | dict | None, task_file: str | None
     if task is not None:
         return task if isinstance(task, Task) else Task.model_validate(task)
     if task_file is not None:
-        tasks = load_tasks(task_file)
-        chosen = [t for t in tasks if t.id == task_id] if task_id else tasks[:1]
-        if len(chosen) != 1:
-            raise ValueError(f"{task_file}: no task {task_id!r}; it holds {', '.join(t.id for t in tasks[:5])}")
-        return chosen[0]
+        return task_in_file(task_file, task_id)
     raise ValueError("gymfactory/Task-v0 needs task= (a Task or its dict), task_json=, or task_file= (and task_id=)")
+
+
+def task_in_file(task_file: str | Path, task_id: str | None = None) -> Task:
+    """The task `task_id` of a task file; a file of one task needs no id, and a file of several is refused without one
+    (opening its first task unasked would train or evaluate on a task nobody chose)."""
+    tasks = load_tasks(Path(task_file))
+    listed = ", ".join(t.id for t in tasks[:3]) + (", ..." if len(tasks) > 3 else "")
+    if task_id is None:
+        if len(tasks) == 1:
+            return tasks[0]
+        raise ValueError(f"{task_file} holds {len(tasks)} tasks: give task_id= to choose one ({listed})")
+    found = next((t for t in tasks if t.id == task_id), None)
+    if found is None:
+        near = suggest(task_id, [t.id for t in tasks])
+        raise ValueError(f"{task_file}: no task {task_id!r}; " + (f"did you mean {', '.join(near)}?" if near else f"it holds {listed}"))
+    return found
 
 
 def env_id(task: Task, image: bool = False) -> str:

@@ -6,7 +6,9 @@ client (`EnvClient` subclasses, `GenericEnvClient`) holds one WebSocket, which i
 environment; `reset()` opens the next task (round robin over the served tasks) in a fresh browser session,
 `step({"action": ...})` applies one action in gymfactory's action language, and the step that ends the episode
 (answer(...) or the step limit) carries the reward of the task's own verifier. The episode runs through
-`runtime.gym_env.GymEnv`, the same path as the Gymnasium env.
+`runtime.gym_env.GymEnv`, the same path as the Gymnasium env. An environment fault (a dead app server or browser,
+a verifier that could not run) ends the episode unscored: `done`, reward None, outcome status `env_error` with the
+cause in one line, never a 0.
 
     server = OpenEnvServer(tasks, manager).start()      # http://127.0.0.1:PORT, sessions at ws://127.0.0.1:PORT/ws
     with GenericEnvClient(base_url=server.url).sync() as client:
@@ -47,7 +49,8 @@ from openenv.core.env_server import Action, Environment, HTTPEnvServer, Observat
 from pydantic import Field
 
 from contracts.task import Task
-from runtime.gym_env import GymEnv
+from runtime.backends.base import EnvError
+from runtime.gym_env import GymEnv, env_error_outcome
 from runtime.manager import EnvironmentManager
 
 __all__ = ["GymAction", "GymObservation", "GymState", "GymfactoryEnvironment", "OpenEnvServer"]
@@ -117,8 +120,11 @@ class GymfactoryEnvironment(Environment[GymAction, GymObservation, GymState]):
                 self._env.close()
             task = self.order.next()
             self._env = GymEnv(task, self.manager, max_steps=self.max_steps, screenshots=self.screenshots)
-            obs, _ = self._env.reset()
             self._state = GymState(episode_id=episode_id or uuid.uuid4().hex, step_count=0, task_id=task.id)
+            try:
+                obs, _ = self._env.reset()
+            except EnvError as err:
+                return self._env_error(err)
             return self._observation(obs, done=False, reward=None, outcome={})
 
     def step(self, action: GymAction, timeout_s: float | None = None) -> GymObservation:
@@ -128,8 +134,11 @@ class GymfactoryEnvironment(Environment[GymAction, GymObservation, GymState]):
         with self._lock:
             if self._env is None:
                 raise RuntimeError("reset() first")
-            obs, reward, terminated, truncated, info = self._env.step(action.action)
             self._state.step_count += 1
+            try:
+                obs, reward, terminated, truncated, info = self._env.step(action.action)
+            except EnvError as err:
+                return self._env_error(err)
             done = terminated or truncated
             return self._observation(obs, done=done, reward=reward if done else None, outcome=info.get("outcome", {}))
 
@@ -142,6 +151,12 @@ class GymfactoryEnvironment(Environment[GymAction, GymObservation, GymState]):
             if self._env is not None:
                 self._env.close()
                 self._env = None
+
+    def _env_error(self, err: EnvError) -> GymObservation:
+        """The episode ends unscored (reward None), the fault said in the outcome and as the last action's error."""
+        task = self._env.task
+        return GymObservation(task_id=task.id, instruction=task.instruction, last_action_error=f"environment error: {err}",
+                              step=self._state.step_count, done=True, reward=None, outcome=env_error_outcome(err))
 
     def _observation(self, obs: dict, done: bool, reward: float | None, outcome: dict) -> GymObservation:
         task, png = self._env.task, self._env.screenshot_png()

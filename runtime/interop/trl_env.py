@@ -8,8 +8,9 @@ Here the tools are the agent's actions (`runtime.actions`; each tool's descripti
 own docstring, the line the harness prompt uses), applied through `runtime.gym_env.GymEnv`; each
 returns the next observation as text. `reset` opens the row's task (a dataset row's `task` column, or
 a `task_file` path) in fresh app instances. `get_reward` is `session.evaluate()`, the project's one
-scoring path (footprint guard included); an attempt that ends in `env_error` scores None, which TRL
-treats as unscorable: left out of the group baseline, advantage 0, so it never enters the loss.
+scoring path (footprint guard included); an attempt that ends in `env_error` (an app or the browser died,
+at reset, at a step or at scoring) scores None, which TRL treats as unscorable: left out of the group
+baseline, advantage 0, so it never enters the loss. The model is told so in one line ("Environment error: ...").
 
     from trl import GRPOConfig, GRPOTrainer
     trainer = GRPOTrainer(model=model, processing_class=with_tool_template(tokenizer), args=GRPOConfig(...),
@@ -18,18 +19,16 @@ treats as unscorable: left out of the group baseline, advantage 0, so it never e
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from datasets import Dataset
 from pydantic import ValidationError
 
 from contracts.task import Task
-from contracts.taskfiles import load_tasks
 from runtime.actions import ACTION_TYPES, format_action
 from runtime.backends.base import EnvError
-from runtime.gym_env import GymEnv, observation_text
-from runtime.interop.gym_register import shared_manager
+from runtime.gym_env import GymEnv, env_error_outcome, observation_text
+from runtime.interop.gym_register import shared_manager, task_in_file
 
 __all__ = ["GymfactoryToolEnv", "SYSTEM_PROMPT", "trl_dataset"]
 
@@ -50,12 +49,7 @@ def _task_of(row: dict[str, Any]) -> Task:
     if row.get("task"):
         return Task.model_validate_json(row["task"]) if isinstance(row["task"], str) else Task.model_validate(row["task"])
     if row.get("task_file"):
-        tasks = load_tasks(Path(row["task_file"]))
-        wanted = row.get("task_id")
-        chosen = [t for t in tasks if t.id == wanted] if wanted else tasks[:1]
-        if len(chosen) != 1:
-            raise ValueError(f"{row['task_file']}: no task {wanted!r}" if wanted else f"{row['task_file']}: no task")
-        return chosen[0]
+        return task_in_file(row["task_file"], row.get("task_id"))
     raise ValueError("reset needs a row with `task` (a gymfactory dataset's task JSON) or `task_file` (a task file path)")
 
 
@@ -79,31 +73,36 @@ class GymfactoryToolEnv:
         """Open the row's task in fresh app instances; the first observation, appended to the user message."""
         self._close()
         task = _task_of(row)
-        self._env, self.outcome, self.task_id = GymEnv(task, shared_manager(), max_steps=self.max_steps), None, task.id
-        obs, _ = self._env.reset()
+        self.outcome, self.task_id = None, task.id
+        try:
+            self._env = GymEnv(task, shared_manager(), max_steps=self.max_steps)
+            obs, _ = self._env.reset()
+        except EnvError as err:  # the episode is over before it began: unscored
+            self.outcome = env_error_outcome(err)
+            return f"Environment error: {err}"
         return observation_text(obs)
 
     def get_reward(self) -> float | None:
         """The task verifier's reward for the final state; None on env_error (infrastructure), which TRL leaves out."""
-        if self._env is None:
-            return None
-        if self.outcome is None:
+        if self.outcome is None and self._env is not None:
             self.outcome = self._env.session.evaluate().model_dump()
-        return None if self.outcome["status"] == "env_error" else float(self.outcome["reward"])
+        if self.outcome is None or self.outcome["status"] == "env_error":
+            return None
+        return float(self.outcome["reward"])
 
     def _act(self, kind: str, **fields) -> str:
-        if self._env is None:
-            raise RuntimeError("reset() first")
         if self.outcome is not None:
             return "The episode has ended; no more actions."
+        if self._env is None:
+            raise RuntimeError("reset() first")
         try:
             text = format_action(ACTION_TYPES[kind](**{k: v for k, v in fields.items() if v is not None}))
         except ValidationError as err:
             return f"Invalid action: {err.errors()[0]['msg']}"
         try:
             obs, _, terminated, truncated, info = self._env.step(text)
-        except EnvError as err:  # the session keeps the fault: evaluate() then says env_error
-            self.outcome = self._env.session.evaluate().model_dump()
+        except EnvError as err:  # a dead app or browser, or a verifier that could not run: unscored
+            self.outcome = env_error_outcome(err)
             return f"Environment error: {err}"
         if terminated or truncated:
             self.outcome = info["outcome"]

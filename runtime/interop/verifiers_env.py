@@ -10,7 +10,9 @@ verifiers 0.4 finds an environment by a taskset id, a top-level package exportin
   the last line of every reply as one action, and ends on answer(...) or the step limit.
 - `GymfactoryTask` scores the episode: the reward is the task's own verifier's, `sum(w_j b_j) / sum(w_j)`, computed
   by the session (the whole outcome is under `trace.info["gymfactory_outcome"]`) and recorded as `task_reward`. An
-  env_error outcome (infrastructure) fails the trace's scoring instead of scoring it 0.
+  env_error outcome fails the trace's scoring instead of scoring it 0: a dead app server or browser, a verifier that
+  could not run, or a model endpoint that did not answer (the rollout's own ProviderError); `trace.ok` is then
+  False and `trace.errors[-1]` says why in one line.
 - `GymfactoryHarness` is the model side: one chat completion per turn, in process, through the rollout's
   interception endpoint (so the trace, sampling and training tokens are verifiers' own). verifiers' `null` chat
   harness would do the same from a uv-installed script, which needs the network; this one needs nothing.
@@ -40,7 +42,7 @@ from verifiers.v1.dialects.chat import message_to_wire
 
 from contracts.task import Task
 from runtime.backends.base import EnvError
-from runtime.gym_env import GymEnv, observation_text
+from runtime.gym_env import GymEnv, env_error_outcome, observation_text
 from runtime.harness import system_prompt
 from runtime.manager import EnvironmentManager
 
@@ -161,21 +163,29 @@ class GymfactoryEnv(vf.Env[GymfactoryEnvConfig]):
         gym = await asyncio.to_thread(GymEnv, Task.model_validate_json(task.data.task), self._manager,
                                       self.config.max_steps, screenshots=self.config.screenshots)
         try:
-            obs, _ = await asyncio.to_thread(gym.reset)
             async with agents.agent.interaction(task) as interaction:
-                segment = await interaction.turn([await self._observe(gym, obs)])
-                outcome = None
-                while outcome is None and not segment.terminated:
-                    obs, _, terminated, truncated, info = await asyncio.to_thread(gym.step, segment.last_reply)
-                    if terminated or truncated:
-                        outcome = info["outcome"]
-                    else:
-                        segment = await interaction.turn([await self._observe(gym, obs)])
-                if outcome is None:  # the agent's run ended first (its turn limit, a model error): score where it stopped
-                    outcome = (await asyncio.to_thread(gym.session.evaluate)).model_dump(mode="json")
+                try:
+                    outcome = await self._episode(gym, interaction)
+                except EnvError as err:  # an app or the browser died, or the verifier could not run
+                    outcome = env_error_outcome(err)
                 interaction.trace.info[OUTCOME] = outcome  # GymfactoryTask.task_reward scores it as the exchange closes
         finally:
             await asyncio.to_thread(gym.close)
+
+    async def _episode(self, gym: GymEnv, interaction: vf.Interaction) -> dict:
+        """Turns until answer(...) or the step limit; the outcome. A model that did not answer is an env_error."""
+        obs, _ = await asyncio.to_thread(gym.reset)
+        segment = await interaction.turn([await self._observe(gym, obs)])
+        while not segment.terminated:
+            obs, _, terminated, truncated, info = await asyncio.to_thread(gym.step, segment.last_reply)
+            if terminated or truncated:
+                return info["outcome"]
+            segment = await interaction.turn([await self._observe(gym, obs)])
+        if interaction.trace.errors:  # the model endpoint failed (verifiers' ProviderError): nothing to score
+            error = interaction.trace.errors[-1]
+            return env_error_outcome(f"{error.type}: {error.message}")
+        # the agent's run ended first (its turn limit): score where it stopped
+        return (await asyncio.to_thread(gym.session.evaluate)).model_dump(mode="json")
 
     async def _observe(self, gym: GymEnv, obs: dict) -> vf.UserMessage:
         return _observation_message(obs, await asyncio.to_thread(gym.screenshot_png))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gymnasium
 import numpy as np
+import pytest
 
 from runtime.interop.gym_register import register_tasks
 
@@ -22,7 +23,8 @@ def test_registered_ids_make_text_and_image_envs_that_score(validated):
     env.close()
     text = gymnasium.make(ids["text"])
     obs, _ = text.reset()
-    assert set(obs) == {"axtree", "url", "last_action_error", "shell_output"} and isinstance(obs["axtree"], str)
+    assert set(obs) == {"instruction", "axtree", "url", "last_action_error", "shell_output"} and isinstance(obs["axtree"], str)
+    assert obs["instruction"] == tasks[0].instruction  # the agent is told the task in its observation
     assert text.step('answer("done")')[1] < 1.0
     text.close()
     assert np.issubdtype(env.observation_space["screenshot"].dtype, np.uint8)
@@ -56,3 +58,21 @@ print(json.dumps({"url": obs["url"], "good": good[1:3], "bad": bad[1:3], "ids": 
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert out["url"].startswith("mail:/") and out["good"] == [1.0, True] and out["bad"] == [0.0, True]
     assert out["image"] and out["ids"] == 2 + 2 * len(list(root.glob("mocked_apps/*/tasks/*.json")))
+
+
+def test_a_file_of_several_tasks_needs_a_task_id(validated, tmp_path):
+    """Task-v0 on a file of several tasks without task_id is refused (it once opened the first); a wrong id gets near names."""
+    from contracts.taskfiles import save_tasks
+    from runtime.interop.gym_register import register_shipped
+
+    tasks, _ = validated
+    register_shipped()
+    path = tmp_path / "two.jsonl"
+    save_tasks(tasks, path)
+    with pytest.raises(ValueError, match=rf"two.jsonl holds 2 tasks: give task_id= to choose one \({tasks[0].id}, {tasks[1].id}\)"):
+        gymnasium.make("gymfactory/Task-v0", task_file=str(path))
+    with pytest.raises(ValueError, match=rf"no task '{tasks[1].id}x'; did you mean {tasks[1].id}\?"):
+        gymnasium.make("gymfactory/Task-v0", task_file=str(path), task_id=tasks[1].id + "x")
+    env = gymnasium.make("gymfactory/Task-v0", task_file=str(path), task_id=tasks[1].id)
+    assert env.unwrapped.task.id == tasks[1].id
+    env.close()

@@ -190,3 +190,18 @@ def test_bad_input_is_an_error_in_the_observation_not_a_reward(served, manager):
             client.step({"action": action})
         end = client.step({"action": 'answer("done")'})
         assert end.done and end.reward == 1.0
+
+
+def test_a_dead_app_ends_the_episode_unscored_with_the_cause_in_one_line(served, manager):
+    """The app server killed mid-episode: the next step ends the episode with reward None and status env_error."""
+    server, task, result = served
+    with _client(server) as client:
+        client.reset()
+        manager.backend.server(task.apps[0]).kill()
+        end = client.step({"action": 'answer("done")'})  # scoring dumps the app's state: the server is gone
+        outcome = end.observation["outcome"]
+        assert end.done and end.reward is None and outcome["status"] == "env_error", outcome
+        assert "died" in outcome["error"] and "\n" not in outcome["error"]
+        assert end.observation["last_action_error"].startswith("environment error: ")
+        again = client.reset()  # the next episode runs on a restarted server
+        assert not again.done and again.observation["task_id"] == task.id

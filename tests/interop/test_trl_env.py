@@ -43,6 +43,23 @@ def test_golden_tool_calls_score_one_and_doing_nothing_scores_zero(validated, tm
     env._close()
 
 
+
+def test_a_dead_app_is_an_env_error_with_no_reward_said_in_one_line(validated):
+    """The app server killed mid-episode: the tool says so in one line and the reward is None (out of the loss), not 0."""
+    from runtime.interop.gym_register import shared_manager
+
+    tasks, _ = validated
+    env = GymfactoryToolEnv()
+    env.reset(**trl_dataset([tasks[0]])[0])
+    shared_manager().backend.server(tasks[0].apps[0]).kill()
+    reply = env.answer("done")  # scoring dumps the app's state: the server is gone
+    assert reply.startswith("Environment error: ") and "died" in reply and "\n" not in reply, reply
+    assert env.get_reward() is None and env.outcome["status"] == "env_error"
+    assert env.answer("again") == "The episode has ended; no more actions."
+    first = env.reset(**trl_dataset([tasks[0]])[0])  # the next episode runs on a restarted server
+    assert first.startswith("URL: ") and env.get_reward() == 0.0
+    env._close()
+
 def test_every_action_is_a_tool_with_the_action_docstring():
     from transformers.utils import get_json_schema
 

@@ -68,6 +68,30 @@ def test_a_scripted_rollout_scored_by_the_verifier(dataset_folder, validated, tm
     assert lazy.ok and lazy.reward < 1.0 and lazy.num_turns == 1
 
 
+
+def _closed_port() -> int:
+    """A loopback port nothing listens on (bound, then released)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_an_unreachable_model_endpoint_is_an_env_error_never_a_zero(dataset_folder, tmp_path, monkeypatch):
+    """Nothing listens at the model URL: verifiers' own client fails, and the trace is unscored, its outcome env_error."""
+    monkeypatch.setenv("OPENAI_API_KEY", "test")
+    monkeypatch.delenv("VF_RUN_ID", raising=False)
+    client = vf.EvalClientConfig(base_url=f"http://127.0.0.1:{_closed_port()}/v1", api_key_var="OPENAI_API_KEY")
+    run = EvalConfig(env=env_config(str(dataset_folder), split="train"), model="nobody", client=client,
+                     select={"limit": 1}, push=False, rich=None, output_dir=tmp_path)
+    (episode,) = asyncio.run(run_eval(run))
+    (trace,) = episode.traces
+    assert not trace.ok and trace.rewards == {} and trace.errors[-1].type == "ProviderError"
+    outcome = trace.info[OUTCOME]
+    assert outcome["status"] == "env_error" and outcome["error"].startswith("ProviderError: "), outcome
+    assert "\n" not in outcome["error"]
+
 def test_screenshots_reach_the_model_as_image_url_parts_on_every_observation(dataset_folder, validated, tmp_path,
                                                                              monkeypatch):
     from PIL import Image
