@@ -12,6 +12,7 @@ import functools
 import random
 import re
 from abc import ABC, abstractmethod
+from datetime import datetime
 from typing import Any, ClassVar, Literal
 
 import jinja2
@@ -22,7 +23,7 @@ from .task import Capability, Criterion
 from .world import Invoice, World
 
 __all__ = ["ALTERNATIVE", "Family", "PhoneFamily", "Requirements", "UnknownFamily", "first_name", "invoice_subject", "lookup", "money",
-           "open_invoices", "pick", "say", "solve_source", "with_alternative"]
+           "open_invoices", "pick", "render_code", "say", "solve_source", "with_alternative"]
 
 ALTERNATIVE = "solve_another_way"
 """The name, in golden code, of a family's optional second solution: `solve_another_way(env)`, another route to
@@ -41,11 +42,19 @@ class Requirements(BaseModel):
     criteria: tuple[Criterion, ...]
     difficulty: Literal["easy", "medium", "hard"] = "medium"
     form_factor: Literal["desktop", "mobile"] = "desktop"
+    clock: datetime | None = Field(default=None, exclude=True, description=(
+        "The world's 'now', the task's clock: a verifier that reads a date relative to today carries it (set when the task "
+        "is built; left out of the dump, so task ids stay as they were)."))
 
 
 _CODE = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
 _CODE.filters["py"] = repr
 _template = functools.lru_cache(maxsize=None)(_CODE.from_string)  # a family's template compiles once, not per task
+
+
+def render_code(template: str, values: dict[str, Any]) -> str:
+    """Golden or verifier source from a family's Jinja template (`|py` writes a value as a Python literal)."""
+    return _template(template).render(**values)
 
 
 class Family(ABC):
@@ -70,7 +79,7 @@ class Family(ABC):
 
     def golden(self, req: Requirements) -> str:
         """Golden code (`solve(env)`) rendered from the requirements' answer context."""
-        return _template(self.golden_template).render(**req.answer_context)
+        return render_code(self.golden_template, req.answer_context)
 
     def alternative(self, req: Requirements) -> str | None:
         """Optional: a second solution, `solve(env)` source taking another route than `golden`; None when there is none.
@@ -82,7 +91,7 @@ class Family(ABC):
 
     def verifier(self, req: Requirements) -> str:
         """Verifier code (`verify(final)`) rendered from the requirements alone."""
-        return _template(self.verifier_template).render(**req.answer_context)
+        return render_code(self.verifier_template, req.answer_context)
 
     def _req(self, instruction: str, answer_context: dict, criteria: list[Criterion]) -> Requirements:
         return Requirements(family=self.name, apps=self.apps, instruction=instruction, answer_context=answer_context,

@@ -35,7 +35,8 @@ def extract_code(reply: str, entry: str) -> str:
 
 _MATCHER_API = (
     "`answer_matches(text, kind, expected, today=None, others=(), currency=None)` -> {'right': bool, 'only': bool}, "
-    "kind one of 'date' (expected ISO; pass today=date.today(), which is the task's clock), 'time' ('HH:MM'), 'amount', "
+    "kind one of 'date' (expected ISO; pass today=date(...) of the task's clock given above, written as a literal: never "
+    "date.today(), so the verdict is the same wherever the verifier runs), 'time' ('HH:MM'), 'amount', "
     "'count', 'name', 'text' (others: the other candidates); 'right' when the answer gives the value in any form a person "
     "writes, 'only' when it names no other candidate (a hedge or a list is no answer)."
 )
@@ -49,7 +50,8 @@ def with_matcher(verifier: str) -> str:
 
 def _requirements_text(req: Requirements) -> str:
     criteria = "\n".join(f"- {c.id} (weight {c.weight}, {'required' if c.required else 'optional'}): {c.description}" for c in req.criteria)
-    return (f"Instruction given to the agent: {req.instruction}\n\nHidden answer context (ground truth):\n"
+    clock = f"The task's clock (the apps' now): {req.clock.isoformat()}\n\n" if req.clock else ""
+    return (f"{clock}Instruction given to the agent: {req.instruction}\n\nHidden answer context (ground truth):\n"
             f"{json.dumps(req.answer_context, indent=2, default=str)}\n\nCriteria:\n{criteria}")
 
 

@@ -187,7 +187,8 @@ def _written(family: Family, req: Requirements, world: World, author: Author, ke
 
 
 def build_task(family: Family, req: Requirements, world: World, author: Author, key: str) -> Task:
-    """A `Task` from requirements: golden and verifier written in two independent calls."""
+    """A `Task` from requirements: golden and verifier written in two independent calls, both knowing the task's clock."""
+    req = req.model_copy(update={"clock": world.scenario.clock})
     golden = author.golden(family, req)
     verifier = author.verifier(family, req)
     return Task(

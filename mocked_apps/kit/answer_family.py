@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import ClassVar
 
-from contracts.family import Family, Requirements, solve_source, with_alternative
+from contracts.family import Family, Requirements, render_code, solve_source, with_alternative
 from contracts.task import Criterion
 
 from .answers import VERIFIER_SOURCE
@@ -93,7 +93,8 @@ class AnswerFamily(Family):
         return None if other is None else _solve(other, self.said(c))
 
     def verifier(self, req: Requirements) -> str:
-        return VERIFIER_SOURCE + super().verifier(req)
+        today = {_TODAY: task_today(req)} if self.answer.kind == "date" else {}
+        return VERIFIER_SOURCE + render_code(self.verifier_template, req.answer_context | today)
 
 
 def _solve(steps: Steps, said: str) -> str:
@@ -112,18 +113,32 @@ def answer_criteria(kind: str, gives: str, no_other: str, *, right: str | None =
     return [Criterion(id=right, description=gives), Criterion(id=only, description=no_other, weight=0.5)]
 
 
+_TODAY = "task_today"
+"""The name, in a date verifier's template, of the task's today (ISO): `task_today(req)`, not an answer-context key."""
+
+
+def task_today(req: Requirements) -> str:
+    """The date of the task's clock (ISO), which a date verifier carries: "October 20" is the October 20 nearest it."""
+    if req.clock is None:
+        raise ValueError(f"{req.family}: a date answer is read against the task's clock, and these requirements carry none "
+                         "(factory.tasks.synthesize.build_task sets it)")
+    return req.clock.date().isoformat()
+
+
 def answer_verifier(kind: str, key: str, *, others: str | None = None, right: str | None = None, only: str | None = None) -> str:
     """The verifier template of a look-up whose expected value is `answer_context[key]`, judged as a `kind` answer.
 
-    `others` names the context key of the other candidates (names: everyone else the app shows); a date is read
-    relative to the verifier's frozen today, so "October 20" means the nearest October 20 to the task's clock.
+    `others` names the context key of the other candidates (names: everyone else the app shows). A date verifier
+    carries the task's today as a literal (`task_today`), so "October 20" means the October 20 nearest the task's
+    clock wherever the verifier runs, not the nearest to the day of the process that runs it.
     """
     right, only = _ids(kind, right, only)
-    head = "from datetime import date\n\n\n" if kind == "date" else ""
-    extra = (f", others={{{{ {others}|py }}}}" if others else "") + (", today=date.today()" if kind == "date" else "")
+    head = (f"from datetime import date\n\nTODAY = date.fromisoformat({{{{ {_TODAY}|py }}}})  # the task's clock\n\n\n"
+            if kind == "date" else "")
+    extra = (f", others={{{{ {others}|py }}}}" if others else "") + (", today=TODAY" if kind == "date" else "")
     return (f"\n{head}def verify(final):\n"
             f"    said = answer_matches(final.answer, \"{kind}\", {{{{ {key}|py }}}}{extra})\n"
             f"    return {{\"{right}\": said[\"right\"], \"{only}\": said[\"only\"]}}\n")
 
 
-__all__ = ["AnswerFamily", "AnswerSpec", "CRITERIA", "Steps", "answer_criteria", "answer_verifier"]
+__all__ = ["AnswerFamily", "AnswerSpec", "CRITERIA", "Steps", "answer_criteria", "answer_verifier", "task_today"]

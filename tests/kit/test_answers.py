@@ -7,7 +7,7 @@ it, run confined in the real sandbox at the task's clock (a date written without
 from __future__ import annotations
 
 import ast
-from datetime import date
+from datetime import date, datetime
 from types import SimpleNamespace
 
 import pytest
@@ -183,7 +183,8 @@ def test_the_review_reads_the_matchers_words_as_no_hidden_answer():
     """The kind a verifier asks for ("date") and the matcher's own literals are not the task's answer."""
     lookup = LookupValue.__new__(LookupValue)
     ctx = {"kind": "date", "expected": "2026-10-20", "others": [], "title": "Spa day", "shown": "Oct 20, 2026"}
-    task = DUE_TASKS[0].model_copy(update={"verifier": lookup.verifier(SimpleNamespace(answer_context=ctx)), "answer_context": ctx,
+    req = SimpleNamespace(answer_context=ctx, clock=datetime(2026, 10, 15, 9), family="spa.lookup")
+    task = DUE_TASKS[0].model_copy(update={"verifier": lookup.verifier(req), "answer_context": ctx,
                                            "instruction": "What is the date of the appointment \"Spa day\"? Answer with it."})
     assert not [f for f in rule_findings(task) if f.startswith("answer_in_instruction")]
     leaked = task.model_copy(update={"instruction": "Is the appointment \"Spa day\" on 2026-10-20? Answer with the date."})

@@ -12,6 +12,7 @@ from contracts.family import Family, Requirements, say, solve_source
 from contracts.task import Criterion
 from contracts.world import World
 
+from ...answer_family import task_today
 from ...answers import VERIFIER_SOURCE
 from ..model import AppSpec, EntitySpec
 from ..display import fmt as shown_value
@@ -22,11 +23,13 @@ _ANSWERABLE = ("money", "date", "choice", "int", "phone", "email", "number")
 _VERIFY = VERIFIER_SOURCE + '''
 from datetime import date
 
+TODAY = TODAY_VALUE  # the task's clock: a date answer is read against it
+
 
 def verify(final):
     is_date, is_count, is_number, expected, others = IS_DATE, IS_COUNT, IS_NUMBER, EXPECTED, OTHERS
     if is_date:
-        said = answer_matches(final.answer, "date", expected, today=date.today())
+        said = answer_matches(final.answer, "date", expected, today=TODAY)
     elif is_count:
         said = answer_matches(final.answer, "count", expected)
     elif is_number:
@@ -103,8 +106,10 @@ class LookupValue(Family):
         # verifier asks the kit's matcher for are the matcher's words, which the review leaves out)
         kind = ctx["kind"]
         count = kind == "number" and ctx["title"] is None
+        today = f"date.fromisoformat({task_today(req)!r})" if kind == "date" else "None"
         return _VERIFY.replace("IS_DATE, IS_COUNT, IS_NUMBER, EXPECTED, OTHERS",
-                               f"{kind == 'date'!r}, {count!r}, {kind == 'number'!r}, {ctx['expected']!r}, {ctx['others']!r}")
+                               f"{kind == 'date'!r}, {count!r}, {kind == 'number'!r}, {ctx['expected']!r}, {ctx['others']!r}"
+                               ).replace("TODAY_VALUE", today)
 
 
 def lookup_families(spec: AppSpec) -> list[Family]:
