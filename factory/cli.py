@@ -78,14 +78,19 @@ def worlds_build(
 
 
 @tasks_app.command("families")
-def tasks_families() -> None:
-    """List the task families."""
-    from factory.tasks.families import FAMILIES
+def tasks_families(
+    catalogue: bool = typer.Option(False, "--catalogue", help="Also the families derived from the compiled catalogue apps' specs."),
+) -> None:
+    """List the task families: the hand-made apps', and with --catalogue the compiled apps' too."""
+    from factory.tasks.families import FAMILIES, with_catalogue
 
+    families = with_catalogue() if catalogue else FAMILIES
     table = Table("family", "apps", "difficulty", "description")
-    for f in FAMILIES.values():
+    for f in families.values():
         table.add_row(f.name, "+".join(f.apps), f.difficulty, f.description)
     console.print(table)
+    apps = len({a for f in families.values() for a in f.apps})
+    console.print(f"{len(families)} families over {apps} apps" + ("" if catalogue else "; --catalogue adds the compiled apps' families"))
 
 
 @tasks_app.command("synthesize")

@@ -19,7 +19,7 @@ from factory.worlds.pool import WorldPool
 from factory.worlds.seeds import seeds_for
 
 from .diversity import DEFAULT_THRESHOLD, NearDuplicateIndex, fingerprint
-from .families import FAMILIES, with_catalogue
+from .families import FAMILIES, spread_over_apps, with_catalogue
 from contracts.taskfiles import save_tasks as save_jsonl
 from contracts.family import Family, Requirements, lookup
 from contracts.task import Task, TaskMeta
@@ -40,7 +40,8 @@ class SynthConfig(BaseModel):
     apps: tuple[str, ...] | None = Field(default=None, description="Only families whose apps are all in this set.")
     families: tuple[str, ...] | None = Field(default=None, description="Only these families (names).")
     catalogue: bool = Field(default=False, description="Also the families derived from the compiled catalogue apps' specs "
-                            "(201 apps, docs/compiler.md); off: the hand-made apps' families only.")
+                            "(201 apps, docs/compiler.md), taken round-robin over hand-made and compiled apps, then "
+                            "families, so a small --tasks reaches both; off: the hand-made apps' families only.")
     seed: int = Field(default=0, description="Seed of the whole synthesis; same seed -> same tasks.")
     variants: int = Field(default=1, ge=1, le=64, description="Appearance variants per task: the task as drawn and K-1 "
                           "copies, each in a variant of its apps' theme, layout and wording (mocked_apps/kit/variant.py); "
@@ -73,6 +74,8 @@ def select_families(config: SynthConfig) -> list[Family]:
         for app in config.apps:
             check_name("app", app, apps, UnknownApp)
         chosen = [f for f in chosen if set(f.apps) <= set(config.apps)]
+    if config.catalogue and not config.families:  # a small --n reaches hand-made and compiled apps alike
+        chosen = spread_over_apps(chosen, config.seed)
     if not chosen:
         raise NoFamily(f"no task family fits {_chosen(config)}; `gymfactory tasks families` lists each family's apps"
                        + ("" if config.catalogue or config.families else " (--catalogue adds the compiled apps' families)"))

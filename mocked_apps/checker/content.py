@@ -10,6 +10,10 @@ CSS colour lists), so the law recognises exactly what a placeholder generator wr
 - word salad: a unit of three or more words, every one a word of Faker's English lorem list, with almost none
   of the small words (the, of, to, your ...) that hold an English phrase together (`Bill performance kid
   political`). One such unit can be a fluke; `SALAD_LIMIT` of them fail the law.
+
+Task instructions answer to the same law, and to what gives a generated sentence away (`instruction_problems`): "a"
+before a vowel ("a appointment"), a program's value or name (`True`, `no_show`), a word said twice, or a polite lead
+on what is no request ("Please in PawCare, ...", "Kindly pawCare: please ...").
 """
 
 from __future__ import annotations
@@ -92,6 +96,30 @@ def summary(found: dict[str, list[str]], pages: int) -> str:
     return "\n".join(f"{kind}: {len(hits)} ({'; '.join(repr(h) for h in hits[:3])})" for kind, hits in found.items())
 
 
+_TELLS = (
+    ("a before a vowel", re.compile(r"\b[Aa] (?!uni|use|usu|ure|one|eu)[aeiouAEIOU]\w*")),
+    ("a program's value", re.compile(r"\b(?:True|False)\b")),  # not None: "access arrangement: None" is a form's own choice
+    ("a program's name", re.compile(r"\b[a-z]+_[a-z_]+\b")),
+    ("a word said twice", re.compile(r"(?<![\w-])(\w+) \1\b", re.I)),  # "walk-in in" is English
+    ("a polite lead on no request", re.compile(r"^(?:(?:Hi|Hey|Quick one)[,!:]? )?(?:Please|Kindly) (?:in|how|what|who|which|when|"
+                                                r"where|whose|could|can|would|[a-z]+[A-Z]\w*)\b")),
+    ("please twice", re.compile(r"\b(?:please|kindly)\b.*\bplease\b", re.I)),
+)
+"""What gives a generated instruction away, by name: a person writes none of them."""
+
+
+def instruction_problems(instruction: str) -> list[str]:
+    """'kind: the words' for each placeholder unit and each tell of generated text in a task instruction; [] when it
+    reads as a person would write it."""
+    found = [f"{kind}: {unit}" for kind, unit in filter(None, map(problem, units(instruction)))]
+    said = re.sub(r'"[^"]*"', '"..."', instruction)  # quoted text is the data the task names (a title, a note), not its wording
+    for kind, tell in _TELLS:
+        hit = tell.search(said)
+        if hit:
+            found.append(f"{kind}: {hit.group(0)}")
+    return found
+
+
 def content_law(visits: Iterable[Visit]) -> Finding:
     """The content law over the pages a crawl rendered."""
     rendered = [v for v in visits if v.status is not None and v.status < 400]
@@ -101,4 +129,4 @@ def content_law(visits: Iterable[Visit]) -> Finding:
     return Finding(ok=not failing(found), evidence=summary(found, len(rendered)))
 
 
-__all__ = ["GLUE", "SALAD_LIMIT", "content_law", "failing", "problem", "problems", "summary", "units"]
+__all__ = ["GLUE", "SALAD_LIMIT", "content_law", "failing", "instruction_problems", "problem", "problems", "summary", "units"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from mocked_apps.checker.content import SALAD_LIMIT, failing, problem, problems, units
+from mocked_apps.checker.content import SALAD_LIMIT, failing, instruction_problems, problem, problems, units
 
 
 @pytest.mark.parametrize("text, kind", [
@@ -39,3 +39,50 @@ def test_a_page_is_cut_into_lines_cells_and_sentences_and_a_few_salad_lookalikes
     salad = problems(["Bill performance kid political", "Floor Enough Husband", "Various Fact Such", "Floor Enough Husband"])
     assert salad == {"word salad": ["Bill performance kid political", "Floor Enough Husband", "Various Fact Such"]}
     assert failing(salad) and failing(problems(["Lorem ipsum dolor"]))
+
+
+@pytest.mark.parametrize("instruction, kind", [
+    ("Create a appointment in PawCare Vet Clinic with owner Sam Lee.", "a before a vowel"),
+    ("In ArtKey Museum Desk, add a new member: gift aid True.", "a program's value"),
+    ("In Tablewise, mark no_show the reservation \"Ada\".", "a program's name"),
+    ("Find the exam \"Ada\" and call patient in in ClearSight Opticians.", "a word said twice"),
+    ("Please in Tandemly Language Exchange, block user \"Joseph\".", "a polite lead on no request"),
+    ("Kindly dojoDesk Martial Arts: I need a new student.", "a polite lead on no request"),
+    ("Hi, Please how many rooms are free?", "a polite lead on no request"),
+    ("Kindly open FieldRep, please put account on hold \"Riverside Chemist\".", "please twice"),
+    ("Add a new ticket in Helpdesk. Subject: synergized bi-directional groupware.", "catch phrase"),
+])
+def test_an_instruction_that_reads_as_generated_is_caught(instruction, kind):
+    assert [p.split(":")[0] for p in instruction_problems(instruction)] == [kind], instruction_problems(instruction)
+
+
+@pytest.mark.parametrize("instruction", [
+    "Add a new walk-in in Fadeline Barbers. Name: Nicolas; cut: Kids' cut; price: $335.00.",
+    "Create an appointment in PawCare Vet Clinic with these details: pet: Rex; owner: Sam Lee; reason: \"Limping\".",
+    "Kindly open Receiptly, find the claim \"QI-2122\" and return to claimant, with approver note \"Please attach the receipt.\".",
+    "Create an entry in ExamSeat with these details: access arrangement: None; a unit: 3; an hour: 9.",
+    "Please tell me how many tickets in Helpwire are open; answer with the number.",
+])
+def test_an_instruction_a_person_would_write_passes(instruction):
+    assert instruction_problems(instruction) == []
+
+
+def test_every_derived_familys_instruction_reads_as_a_person_would_write_it():
+    """The law over the whole catalogue: each compiled app's derived families, asked in two worlds."""
+    import random
+
+    from factory.tasks.families import FAMILIES, with_catalogue
+    from factory.tasks.synthesize import SynthConfig, world_pool
+
+    pool = world_pool(SynthConfig())
+    worlds = [pool.world(0), pool.world(1)]
+    derived = [f for name, f in with_catalogue().items() if name not in FAMILIES]
+    asked, bad = 0, []
+    for family in derived:
+        for world in worlds:
+            req = family.requirements(world, random.Random(f"0/{family.name}/{world.id}"))
+            if req is not None:
+                asked += 1
+                bad += [f"{family.name}: {p} in {req.instruction!r}" for p in instruction_problems(req.instruction)]
+    assert len(derived) > 1000 and asked > 2000
+    assert not bad, f"{len(bad)} of {asked}: " + "\n".join(bad[:10])

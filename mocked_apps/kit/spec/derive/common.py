@@ -4,6 +4,7 @@ the golden steps that reach a record through the compiled UI, and verifier snipp
 from __future__ import annotations
 
 import random
+import re
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -40,8 +41,11 @@ def table_page(spec: AppSpec, e: EntitySpec) -> str | None:
     return page_title(spec, page) if page else None
 
 
-def choose_input(f: FieldSpec, rng: random.Random, clock: datetime, refs: dict[str, list[dict]], spec: AppSpec) -> tuple[Any, str]:
-    """(stored value, what the person types or picks) for a field the task asks to fill."""
+def choose_input(f: FieldSpec, rng: random.Random, clock: datetime, refs: dict[str, list[dict]], spec: AppSpec,
+                 rows: list[dict] = ()) -> tuple[Any, str]:
+    """(stored value, what the person types or picks) for a field the task asks to fill. Free text is what other
+    `rows` of the entity hold in that field (a company, a postcode, a note), so the value fits the field; a stock
+    reason only when none holds one."""
     if f.type == "choice":
         value = rng.choice(f.choices)
         return value, value
@@ -73,7 +77,11 @@ def choose_input(f: FieldSpec, rng: random.Random, clock: datetime, refs: dict[s
     if f.type == "email":
         value = f"{rng.choice(['sam', 'lee', 'ana', 'kim', 'ravi'])}.{rng.randint(10, 99)}@example.com"
         return value, value
-    value = rng.choice(REASONS) if f.type in ("text", "longtext") else f"{rng.randint(10, 99)} {rng.choice(['Elm', 'Oak', 'Pine'])} Street"
+    held = sorted({str(r[f.name]).strip() for r in rows if isinstance(r.get(f.name), str) and r[f.name].strip()})
+    if held:
+        value = rng.choice(held)
+    else:
+        value = rng.choice(REASONS) if f.type in ("text", "longtext") else f"{rng.randint(10, 99)} {rng.choice(['Elm', 'Oak', 'Pine'])} Street"
     return value, value
 
 
@@ -106,6 +114,8 @@ def same(f: FieldSpec, a: str, b: str) -> str:
 
 def said(f: FieldSpec, value: Any) -> str:
     """How an instruction states a value."""
+    if f.type == "bool":
+        return "yes" if value else "no"
     if f.type == "money":
         return f"${value:,.2f}"
     if f.type == "date":
@@ -115,4 +125,9 @@ def said(f: FieldSpec, value: Any) -> str:
     return str(value)
 
 
-__all__ = ["REASONS", "choose_input", "fill_step", "open_record", "rows_of", "said", "same", "table_page", "unique_titled"]
+def a(noun: str) -> str:
+    """The noun with its indefinite article, as a person says it: "an appointment", "a user", "an hour"."""
+    return f"{'an' if re.match(r'(?!uni|use|usu|ure|one|eu)[aeiou]|hour|honou?r', noun, re.I) else 'a'} {noun}"
+
+
+__all__ = ["REASONS", "a", "choose_input", "fill_step", "open_record", "rows_of", "said", "same", "table_page", "unique_titled"]

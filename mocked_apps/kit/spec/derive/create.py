@@ -15,7 +15,7 @@ from contracts.world import World
 
 from ..model import AppSpec, EntitySpec
 from ..sample import sample_text
-from .common import choose_input, fill_step, rows_of, said, same, table_page
+from .common import a, choose_input, fill_step, rows_of, said, same, table_page
 
 
 def _title_value(spec: AppSpec, e: EntitySpec, rng: random.Random, taken: set[str]) -> str:
@@ -53,13 +53,14 @@ class CreateRecord(Family):
                 value = _title_value(self.spec, e, rng, {str(r[e.title]) for r in rows})
                 shown = value
             else:
-                value, shown = choose_input(f, rng, world.scenario.clock, refs, self.spec)
+                value, shown = choose_input(f, rng, world.scenario.clock, refs, self.spec, rows)
             values.append({"field": name, "value": value, "shown": shown, "said": said(f, value) if f.type != "ref" else shown})
         title = next(v for v in values if v["field"] == e.title)["said"] if e.title in e.create else None
-        details = ", ".join(f"{e.field(v['field']).display.lower()} {v['said']}" for v in values)
-        instruction = say(rng, world, "In {app}, add a new {label}: {details}.", "Create a {label} in {app} with {details}.",
-                          "{App}: I need a new {label} ({details}).", app=self.spec.title, App=self.spec.title,
-                          label=e.display.lower(), details=details)
+        quoted = lambda v: e.field(v["field"]).type in ("text", "longtext") and v["field"] != e.title  # noqa: E731 - free text, in quotes
+        details = "; ".join(f"{e.field(v['field']).display.lower()}: " + (f'"{v["said"]}"' if quoted(v) else v["said"]) for v in values)
+        instruction = say(rng, world, "Add a new {label} in {app}. {Details}.", "Create {a_label} in {app} with these details: {details}.",
+                          "Open {app} and add {a_label} ({details}).", app=self.spec.title, label=e.display.lower(),
+                          a_label=a(e.display.lower()), details=details, Details=details[0].upper() + details[1:])
         criteria = [Criterion(id="one_new", description=f"Exactly one new {e.display.lower()} was added.")]
         criteria += [Criterion(id=f"field_{v['field']}", description=f"Its {e.field(v['field']).display.lower()} is {v['said']}.")
                      for v in values]

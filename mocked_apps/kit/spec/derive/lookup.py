@@ -57,7 +57,7 @@ class LookupValue(Family):
         if e.states and rng.random() < 0.3:
             state = rng.choice(e.states)
             count = sum(1 for r in rows if r[e.state_field] == state)
-            instruction = say(rng, world, "How many {plural} in {app} are {state}? Answer with the number.",
+            instruction = say(rng, world, "Tell me how many {plural} in {app} are {state}; answer with the number.",
                               "Count the {state} {plural} in {app} and tell me how many there are.",
                               app=self.spec.title, plural=e.display_plural.lower(), state=state.replace("_", " "))
             ctx = {"kind": "number", "expected": str(float(count)), "others": [], "shown": str(count), "state": state, "title": None,
@@ -75,7 +75,7 @@ class LookupValue(Family):
             kind = "date" if f.type == "date" else "number" if f.type in ("money", "int", "number") else "text"
             others = sorted({str(r[f.name]) for r in rows if str(r[f.name]) and str(r[f.name]).lower() not in str(row[f.name]).lower()})
             tab = next(name for name, names in tabs.items() if f.name in names)
-            instruction = say(rng, world, "What is the {field} of the {label} \"{title}\" in {app}? Answer with it.",
+            instruction = say(rng, world, "Tell me the {field} of the {label} \"{title}\" in {app}.",
                               "Look up \"{title}\" in {app} and tell me its {field}.",
                               app=self.spec.title, field=f.display.lower(), label=e.display.lower(), title=row[e.title])
             expected = str(row[f.name]) if kind != "number" else str(float(row[f.name]))

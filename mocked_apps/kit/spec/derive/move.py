@@ -29,7 +29,7 @@ def _plan(spec: AppSpec, e: EntitySpec, world: World, rng: random.Random, exclud
     inputs = []
     for name in t.inputs:
         f = e.field(name)
-        value, shown = choose_input(f, rng, world.scenario.clock, refs, spec)
+        value, shown = choose_input(f, rng, world.scenario.clock, refs, spec, rows)
         inputs.append({"field": name, "value": value, "shown": shown})
     return {"transition": t.name, "row_id": row["id"], "title": str(row[e.title]), "to": t.to, "inputs": inputs}
 
@@ -46,10 +46,10 @@ def _guard_holds(t: TransitionSpec, row: dict) -> bool:
 def _describe(spec: AppSpec, e: EntitySpec, plan: dict) -> str:
     t = next(t for t in e.transitions if t.name == plan["transition"])
     label = e.transition_label(t)
-    text = f"{label[0].lower() + label[1:]} \"{plan['title']}\""
+    text = f"find the {e.display.lower()} \"{plan['title']}\" and {label[0].lower() + label[1:]}"
     if plan["inputs"]:
-        text += " with " + " and ".join(f"{e.field(i['field']).display.lower()} \"{said(e.field(i['field']), i['value'])}\""
-                                      for i in plan["inputs"])
+        text += ", with " + " and ".join(f"{e.field(i['field']).display.lower()} \"{said(e.field(i['field']), i['value'])}\""
+                                       for i in plan["inputs"])
     return text
 
 
@@ -108,9 +108,9 @@ class MoveRecord(Family):
             if plan is None:
                 return None
             plans.append(plan)
-        what = " and then ".join(_describe(self.spec, self.entity, p) for p in plans)
-        instruction = say(rng, world, "In {app}, {what}.", "Open {app} and {what}.", "{App}: please {what}.",
-                          app=self.spec.title, App=self.spec.title, what=what)
+        what = "; then ".join(_describe(self.spec, self.entity, p) for p in plans)
+        instruction = say(rng, world, "Open {app}, {what}.", "Go to {app}: {what}.",
+                          app=self.spec.title, what=what)
         return self._req(instruction, {"plans": plans}, _criteria(self.entity, plans))
 
     def golden(self, req: Requirements) -> str:
