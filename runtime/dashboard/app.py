@@ -15,7 +15,7 @@ from fastapi.templating import Jinja2Templates
 from runtime.store import AttemptRecord, TrajectoryStore
 
 from .data import GroupBy, TrajectoryView, rate_rows, run_of, status_of
-from .events import attempt_events
+from .events import attempt_events, row_error
 
 __all__ = ["create_app"]
 
@@ -116,7 +116,7 @@ def create_app(store_url: str | None = None, view: TrajectoryView | None = None)
         return page(request, "compare.html", sides=sides, rows=max(len(s["steps"]) for s in sides))
 
     def _step_rows(a: AttemptRecord, steps) -> list[dict]:
-        return [{"index": s.index, "url": s.url, "action": s.action, "error": s.error, "latency_s": s.latency_s,
+        return [{"index": s.index, "url": s.url, "action": s.action, "error": row_error(steps, k), "latency_s": s.latency_s,
                  "raw_output": s.raw_output, "screenshot": f"/attempt/{a.id}/screenshot/{k}" if s.screenshot else None,
                  "axtree": "\n".join(s.axtree.splitlines()[:AXTREE_EXCERPT]), "axtree_lines": len(s.axtree.splitlines())}
                 for k, s in enumerate(steps)]
@@ -169,7 +169,8 @@ def create_app(store_url: str | None = None, view: TrajectoryView | None = None)
 
     @app.get("/api/attempts/{attempt_id}/steps")
     def api_steps(attempt_id: int):
-        return [s.model_dump() for s in view.steps(get_attempt(attempt_id).id)]
+        steps = view.steps(get_attempt(attempt_id).id)
+        return [{**s.model_dump(), "error": row_error(steps, k)} for k, s in enumerate(steps)]  # each action's own error
 
     @app.get("/api/attempts/{attempt_id}/events")
     def api_attempt_events(attempt_id: int):

@@ -20,7 +20,7 @@ from runtime.axtree import AxNode, parse_axtree
 from runtime.launcher import LAUNCHER_URL
 from runtime.store import AttemptRecord, StepRecord
 
-__all__ = ["LOOP_REPEATS", "StepEvent", "StepTarget", "apps_visited", "attempt_events", "describe_step", "in_app_dock"]
+__all__ = ["LOOP_REPEATS", "StepEvent", "StepTarget", "apps_visited", "attempt_events", "describe_step", "in_app_dock", "row_error"]
 
 LOOP_REPEATS = 3  # the same action on the same page this often is a loop
 _NOT_FOUND = re.compile(r"no element|not found|no such element|no option|is not a (text field|drop-down)", re.IGNORECASE)
@@ -104,6 +104,12 @@ def _action_error(steps: list[StepRecord], k: int) -> str | None:
     if k + 1 < len(steps) and steps[k + 1].action is not None:
         return steps[k + 1].error
     return None
+
+
+def row_error(steps: list[StepRecord], k: int) -> str | None:
+    """The error that belongs on step k's row: its output's parse error, or the error its action raised (which the store
+    keeps with step k+1's observation, so shown as it is stored it sat one row late)."""
+    return steps[k].error if steps[k].action is None else _action_error(steps, k)
 
 
 def attempt_events(attempt: AttemptRecord, steps: list[StepRecord]) -> list[StepEvent]:

@@ -127,3 +127,28 @@ def test_the_dashboard_command_serves_a_store(planted, tmp_path):
         os.killpg(proc.pid, signal.SIGTERM)
         out = proc.communicate(timeout=20)[0].decode()
     assert f"dashboard over sqlite:///{path}" in out and f"http://127.0.0.1:{port}/" in out
+
+
+def test_each_actions_error_is_on_the_row_of_the_action_that_caused_it(tmp_path):
+    """Step 0's fill(7, ...) fails; the store keeps that error with step 1's observation. The page and the API show it
+    on step 0's row, and step 1's row (whose click worked) shows none; an unparsed output keeps its own parse error."""
+    from fastapi.testclient import TestClient
+
+    from runtime.manager import Outcome
+    from runtime.store import StepRecord, TrajectoryStore
+
+    store = TrajectoryStore(tmp_path / "trajectories.db")
+    aid = store.start_attempt("mail.star", agent="test")
+    rows = [("fill(7, 'invoice')", None), ("click(3)", "there is no element [7]"), (None, "no action parsed"),
+            ('answer("done")', None)]
+    for k, (action, error) in enumerate(rows):
+        store.add_step(aid, StepRecord(index=k, url="mail:/", axtree="[3] link 'Inbox'", raw_output=action or "hmm",
+                                       action=action, error=error, latency_s=0.1))
+    store.finish_attempt(aid, Outcome(status="failure"), {"total_s": 1.0})
+    store.close()
+    with TestClient(create_app(str(tmp_path / "trajectories.db"))) as client:
+        steps = client.get(f"/api/attempts/{aid}/steps").json()
+        assert [s["error"] for s in steps] == ["there is no element [7]", None, "no action parsed", None]
+        page = client.get(f"/attempt/{aid}").text
+    first, second = page.split("fill(7, &#39;invoice&#39;)")[1].split("</tr>")[0], page.split("click(3)")[1].split("</tr>")[0]
+    assert "there is no element [7]" in first and "failure" not in second
