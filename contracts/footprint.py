@@ -3,7 +3,8 @@
 A row is identified by its `id` field, or by its whole content when its table has none. An attempt
 may change only the rows and fields the golden run changed, delete only the rows it deleted, and add
 at most as many rows to a table as it added; fields the apps declare as view state and new rows they
-declare inert (a cancelled transfer) do not count. Anything else is collateral damage, and
+declare inert (a cancelled transfer) do not count; there is no exemption for view preferences, which apps keep
+in the URL, never in a table (docs/apps.md rule 9, the checker's ui_state law). Anything else is collateral damage, and
 `contracts.scoring.score_final` fails the attempt for it. Recording a footprint from a golden run
 (which reads the apps' manifests) is `factory.verifiers.footprint.record`.
 """

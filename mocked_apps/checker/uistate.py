@@ -1,14 +1,20 @@
 """The ui_state law: the tables of the state dump hold what the pages show, not how the user arranged them.
 
-A click that writes a table but leaves every surveyed page showing the same words, only in another order
-(a sort, a layout or view preference saved by a POST), changed no displayed data. A table that only such
-clicks write is UI state: tasks are verified on the dump, so a saved sort order there is noise a verifier
-can trip on. It belongs in the URL (a query parameter), not in the app's tables.
+One rule for view preferences (issue 41): a sort order, a layout or any other way of arranging what a page
+shows lives in the URL (a query parameter), never in the app's tables. The state dump is what verifiers and
+the footprint guard read; a preference there would make an honest agent that sorts a list to find a record
+change state the golden run did not. So the checker refuses an app that writes one (there is no exemption for
+declared preference tables: nothing of the dump is hidden from a verifier or from the guard).
+
+A click that writes a table is a view control when every surveyed page shows the same words, only in another
+order; or when every surveyed page shows the same rows (table rows, list items), some in another order, and any
+other text changed only on a page whose rows moved (the caption or button that says how they are arranged:
+"Sorted by title", "Sort: A-Z"). A table that only view controls write is UI state, and fails the law.
 
 A click's effect is judged on the HTML of the surveyed pages (the first page of each pattern) of the
-clicked instance, fetched over HTTP right after the click: their text nodes, as a multiset, must be the
-ones before, and some page's sequence of them must differ. A save that changes only form values (a
-settings page) is not a view change; neither is a click that changes any text.
+clicked instance, fetched over HTTP right after the click. A save that changes only form values (a settings
+page) is not a view change; neither is a click that changes a row's text (a pin mark) or text on a page
+whose rows stayed in place.
 """
 
 from __future__ import annotations
@@ -24,46 +30,74 @@ from mocked_apps.kit.viewstate import without_view_state
 from .admin import Finding
 
 _SKIP = frozenset({"script", "style", "title", "template"})
+_ROWS = frozenset({"tr", "li", "article"})
+_ROW_ROLES = frozenset({"row", "listitem", "article"})
 
 
 class _Text(HTMLParser):
-    """The text nodes a person sees on the page, in document order."""
+    """The text nodes a person sees on the page, in document order, and the text of each outermost row."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.nodes: list[str] = []
+        self.rows: list[str] = []
         self._skipping = 0
+        self._open: list[bool] = []  # per open element: does it start a row
+        self._row: list[str] | None = None
 
     def handle_starttag(self, tag: str, attrs) -> None:
         if tag in _SKIP:
             self._skipping += 1
+        row = tag in _ROWS or dict(attrs).get("role") in _ROW_ROLES
+        if row and self._row is None:
+            self._row = []
+            self._open = []
+        if self._row is not None:
+            self._open.append(row)
 
     def handle_endtag(self, tag: str) -> None:
         if tag in _SKIP and self._skipping:
             self._skipping -= 1
+        if self._row is not None and self._open:
+            self._open.pop()
+            if not self._open:
+                self.rows.append(" ".join(self._row))
+                self._row = None
 
     def handle_data(self, data: str) -> None:
         text = " ".join(data.split())
         if text and not self._skipping:
             self.nodes.append(text)
+            if self._row is not None:
+                self._row.append(text)
+
+
+def _parsed(html: str) -> _Text:
+    parser = _Text()
+    parser.feed(html)
+    return parser
 
 
 def text_nodes(html: str) -> list[str]:
     """The page's visible text nodes (whitespace collapsed), in document order."""
-    parser = _Text()
-    parser.feed(html)
-    return parser.nodes
+    return _parsed(html).nodes
 
 
 def view_only(before: dict[str, str], after: dict[str, str]) -> bool:
-    """Every page shows the same text nodes as before, and some page shows them in another order."""
-    reordered = False
+    """The pages show what they showed, arranged otherwise: the same text nodes, some in another order; or the same
+    rows, some in another order, with any other text changed only on a page whose rows moved."""
+    same_text = same_rows = True
+    reordered, moved, changed = False, set(), set()
     for path, html in before.items():
-        old, new = text_nodes(html), text_nodes(after.get(path, ""))
-        if Counter(old) != Counter(new):
-            return False
-        reordered = reordered or old != new
-    return reordered
+        old, new = _parsed(html), _parsed(after.get(path, ""))
+        same_text = same_text and Counter(old.nodes) == Counter(new.nodes)
+        same_rows = same_rows and Counter(old.rows) == Counter(new.rows)
+        reordered = reordered or old.nodes != new.nodes
+        if old.rows != new.rows:
+            moved.add(path)
+        if old.nodes != new.nodes:
+            changed.add(path)
+    return same_text and reordered or same_rows and bool(moved) and changed <= moved
 
 
 def changed_tables(before: dict, after: dict, view_state: Iterable[str] = ()) -> frozenset[str]:
@@ -126,7 +160,8 @@ def ui_state_law(writes: Iterable[Write]) -> Finding:
         for table in flagged:
             by = sorted({w.control for w in writes if table in w.tables})
             lines.append(f"table {table} is UI state: written only by {', '.join(by[:3])}, which change no displayed data "
-                         "(the pages show the same text, only in another order); keep a view preference in the URL, not in the state dump")
+                         "(the pages show the same text or rows, only in another order); keep a view preference in the URL, "
+                         "not in the state dump")
         return Finding(ok=False, evidence="\n".join(lines))
     if not written:
         return Finding(ok=True, evidence="no click wrote a table")

@@ -35,6 +35,23 @@ BROKEN_SORT = Defect(
 )
 """Sorting by title shows the same three notes in another order; the choice lands in the `preference` table."""
 
+SHOWN_SORT = Defect(
+    name="shown_sort",
+    law="ui_state",
+    description="Broken notes: the saved sort order is also shown above the list, so the click changes the page's text.",
+    edits=BROKEN_SORT.edits[:4] + (
+        Edit(file="routes.py", find='    return gym.render("index.html", notes=notes)',
+             replace='    return gym.render("index.html", notes=notes, by_title=by_title)'),
+        Edit(file="templates/index.html", find="<h1>All notes</h1>\n",
+             replace="<h1>All notes</h1>\n<p>Sorted by {{ 'title' if by_title else 'date created' }}</p>\n"
+                     "<form method=\"post\" action=\"{{ url('/sort') }}\"><input type=\"hidden\" name=\"by\" "
+                     "value=\"{{ 'created' if by_title else 'title' }}\"><button type=\"submit\">"
+                     "{{ 'Sort by date' if by_title else 'Sort by title' }}</button></form>\n"),
+    ),
+)
+"""Issue 41: the preference is shown ("Sorted by title", the toggle's new label), so the text of the page changes
+with the order; the rows are the same three notes, and only the page whose rows moved changed."""
+
 
 def test_a_sort_preference_saved_in_a_table_fails_ui_state_naming_the_table(browser, tmp_path):
     app = derive_app(FIXTURE_APPS / "notes", BROKEN_SORT, tmp_path)
@@ -44,6 +61,15 @@ def test_a_sort_preference_saved_in_a_table_fails_ui_state_naming_the_table(brow
     assert first.evidence.startswith("table preference is UI state: written only by desktop: button 'Sort' on /"), first.evidence
     assert "note" not in first.evidence.split(":")[0].split()  # the notes' own table is data: pin and delete change the pages
     assert [r.law for r in report.failures] == ["ui_state"]
+
+
+def test_a_sort_preference_shown_on_the_page_fails_ui_state_too(browser, tmp_path):
+    """One rule (docs/apps.md rule 9): a view preference is never in the tables, even when the page says which one is on."""
+    app = derive_app(FIXTURE_APPS / "notes", SHOWN_SORT, tmp_path)
+    report = check_app(str(app), browser=browser, controls_budget_s=20)
+    assert [r.law for r in report.failures] == ["ui_state"], report.failures
+    evidence = report.result("ui_state").evidence
+    assert evidence.startswith("table preference is UI state: written only by desktop: button 'Sort by title' on /"), evidence
 
 
 def test_the_notes_fixture_passes_ui_state_with_its_writes_named(browser):
@@ -66,7 +92,20 @@ def test_reordered_text_is_a_view_change_and_a_changed_form_value_or_word_is_not
     assert view_only({"/": page}, {"/": sorted_page})
     assert not view_only({"/": page}, {"/": page.replace("<option selected>Date", "<option>Date")})  # a settings save: same text, same order
     assert not view_only({"/": page}, {"/": sorted_page.replace("Groceries", "Groceries (pinned)")})
-    assert not view_only({"/": "<p>x</p>", "/a": page}, {"/": "<p>x</p>", "/a": sorted_page.replace("Title", "Name")})
+    # a word changed on a page whose rows stayed in place, while rows moved on another: data (issue 41 lets text change
+    # only beside rows that moved, as "Sorted by title" does)
+    assert not view_only({"/": "<p>x</p>", "/a": page}, {"/": "<p>y</p>", "/a": sorted_page})
+
+
+def test_the_same_rows_in_another_order_under_a_new_caption_are_a_view_change_and_a_changed_row_is_not():
+    page = ("<p>Sorted by date</p><button>Sort by title</button><table><tr><td>Book club</td><td>Oct 1</td></tr>"
+            "<tr><td>Groceries</td><td>Oct 2</td></tr></table>")
+    sorted_page = ("<p>Sorted by title</p><button>Sort by date</button><table><tr><td>Groceries</td><td>Oct 2</td></tr>"
+                   "<tr><td>Book club</td><td>Oct 1</td></tr></table>")
+    assert view_only({"/": page}, {"/": sorted_page})
+    assert not view_only({"/": page}, {"/": sorted_page.replace("<td>Groceries", "<td>Groceries (pinned)")})  # a row changed
+    assert not view_only({"/": page, "/n": "<p>Hi</p>"}, {"/": sorted_page, "/n": "<p>Hello</p>"})  # text elsewhere changed too
+    assert not view_only({"/": page}, {"/": page.replace("Sorted by date", "3 notes")})  # rows in place: data
 
 
 def test_a_table_with_one_data_writer_is_data_and_view_state_fields_are_no_write():
