@@ -107,7 +107,8 @@ def _value_forms(text: str, today: date | None) -> list[str]:
 
 
 def _date_forms(d: date, today: date | None) -> list[str]:
-    forms = [f"{d:%B} {d.day}, {d.year}", f"{d:%b} {d.day}, {d.year}", f"{d.day} {d:%B} {d.year}",
+    forms = [f"{d:%B} {d.day}, {d.year}", f"{d:%b} {d.day}, {d.year}", f"{d:%B} {d.day} {d.year}", f"{d:%b} {d.day} {d.year}",
+             f"{d.day} {d:%B} {d.year}",
              f"the {d.day}{_ORDINAL.get(d.day, 'th')} of {d:%B} {d.year}", f"{d:%A}, {d:%B} {d.day}, {d.year}",
              d.isoformat(), f"{d.year}/{d.month:02d}/{d.day:02d}", f"{d.day:02d}.{d.month:02d}.{d.year}"]
     if d.day > 12 or d.day == d.month:  # slashed, month first: unambiguous only then
