@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import tempfile
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -35,7 +36,9 @@ class EvalConfig(BaseModel):
     agent: str = Field(default="random", description="Agent name (random, an LLM endpoint, ...).")
     tasks: tuple[str, ...] = Field(default=(), description="MiniWoB task names; empty: every file:// task.")
     seeds: int = Field(default=1, ge=1, description="Episodes per task, seeds 0..n-1.")
-    max_steps: int = Field(default=10, ge=1, description="Agent steps per episode (MiniWoB also ends it after 10 s).")
+    max_steps: int = Field(default=10, ge=1, description="Agent steps per episode (MiniWoB also ends it after 10 s, unless episode_timer is off).")
+    episode_timer: bool = Field(default=True, description="MiniWoB's own 10-second episode timer, as it ships; off, only max_steps "
+                                "ends an episode, as benchmark suites run slow agents (a CPU model thinks for seconds a step).")
     concurrency: int = Field(default=4, ge=1, le=16, description="Pages at once, in one Chromium.")
     store: Path | None = Field(default=None, description="Trajectory store (SQLite file); default: a fresh one under /tmp.")
     options: AgentOptions = Field(default_factory=AgentOptions, description="How to build the agent.")
@@ -59,14 +62,19 @@ class EpisodeResult(BaseModel):
     error: str | None = None
 
 
-def run(config: EvalConfig) -> list[EpisodeResult]:
-    """Every episode of the config, `concurrency` at a time; one Chromium for all."""
-    names = list(config.tasks) or task_names()
-    probe = make_agent(config.agent, config.options)  # a bad agent name fails before any page opens
+def check_agent_fits(config: EvalConfig) -> None:
+    """A bad agent name, or one that replays golden code (MiniWoB++ tasks have none), fails before any page opens."""
+    probe = make_agent(config.agent, config.options)
     probe.close()
     if isinstance(probe, (GoldenAgent, FlawedAgent)):
         raise InputError(f"eval miniwob: agent {config.agent!r} replays a task's golden code, and MiniWoB++ tasks have none "
                          "(MiniWoB scores its own episodes); use random or a model agent (openai, anthropic, policy)")
+
+
+def run(config: EvalConfig, on_episode: Callable[[EpisodeResult], None] | None = None) -> list[EpisodeResult]:
+    """Every episode of the config, `concurrency` at a time; one Chromium for all; `on_episode` hears each as it ends."""
+    names = list(config.tasks) or task_names()
+    check_agent_fits(config)
     path = config.store or Path(tempfile.mkdtemp(prefix="gym-miniwob-")) / "trajectories.db"
     store, shots = TrajectoryStore(str(path)), ObjectStore(path.with_suffix(".shots"))
     host = ChromiumHost()
@@ -77,9 +85,10 @@ def run(config: EvalConfig) -> list[EpisodeResult]:
         agent = make_agent(config.agent, config.options)
         session = None
         try:
-            session = MiniWoBSession(host, name, screenshots=shots if agent.vision else None)
+            session = MiniWoBSession(host, name, screenshots=shots if agent.vision else None, timer=config.episode_timer)
             task = session.prepare(seed)
-            result = run_attempt(session, task, agent, store, config.max_steps, images=shots, info={"benchmark": "miniwob"})
+            result = run_attempt(session, task, agent, store, config.max_steps, images=shots, info={"benchmark": "miniwob"},
+                                 view=config.options.view)
             meta = session.metadata
             return EpisodeResult(task=name, seed=seed, agent=config.agent, status=result.status, reward=result.reward,
                                  env_reward=meta.env_reward if meta else None, done=bool(meta and meta.done),
@@ -93,10 +102,16 @@ def run(config: EvalConfig) -> list[EpisodeResult]:
             if session is not None:
                 session.close()
 
+    def reported(job: tuple[str, int]) -> EpisodeResult:
+        result = episode(job)
+        if on_episode is not None:
+            on_episode(result)
+        return result
+
     jobs = [(n, s) for n in names for s in range(config.seeds)]
     try:
         with ThreadPoolExecutor(max_workers=config.concurrency) as pool:
-            return list(pool.map(episode, jobs))
+            return list(pool.map(reported, jobs))
     finally:
         host.close()
         store.close()

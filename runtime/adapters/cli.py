@@ -7,6 +7,7 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 eval_app = typer.Typer(help="Outside benchmarks through gymfactory's harness and agents.", no_args_is_help=True)
@@ -25,17 +26,25 @@ def miniwob_command(
     per_task: bool = typer.Option(False, "--per-task", help="Also print one row per task."),
 ) -> None:
     """Run MiniWoB++ tasks (the miniwob package's own pages, offline) with MiniWoB's own initialisation and reward."""
-    from contracts.registry import check_name
-    from runtime.adapters.benchmark import EvalConfig, run, summary
+    from contracts.errors import InputError
+    from contracts.registry import check_name, suggest
+    from runtime.adapters.benchmark import EvalConfig, check_agent_fits, run, summary
     from runtime.adapters.miniwob import task_names
     from runtime.agents import AgentOptions, check_agent
 
     check_agent(agent)
     known = task_names()
     for name in task:
+        if name not in known and not suggest(name, known):  # no near name: a few of them, not all 125 on one line
+            raise InputError(f"unknown MiniWoB task {name!r}; known: {', '.join(known[:8])}, ... ({len(known)} in all; "
+                             "the miniwob package's file:// tasks)")
         check_name("MiniWoB task", name, known)  # a typo: one line with near names
-    results = run(EvalConfig(agent=agent, tasks=tuple(task), seeds=seeds, max_steps=max_steps, concurrency=concurrency,
-                             options=AgentOptions(model=model)))
+    config = EvalConfig(agent=agent, tasks=tuple(task), seeds=seeds, max_steps=max_steps, concurrency=concurrency,
+                        options=AgentOptions(model=model))
+    check_agent_fits(config)  # refused in one line before the progress bar starts
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console) as bar:
+        job = bar.add_task(f"MiniWoB++ episodes ({agent})", total=len(config.tasks or known) * seeds)
+        results = run(config, on_episode=lambda _r: bar.advance(job))
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text("".join(r.model_dump_json() + "\n" for r in results))

@@ -91,9 +91,13 @@ def test_eval_command_prints_the_summary_table(tmp_path):
                                    "--out", str(tmp_path / "r.jsonl")])
     assert done.exit_code == 0, done.output
     assert "MiniWoB++" in done.output and "random" in done.output
+    assert "MiniWoB++ episodes (random)" in done.output and "2/2" in done.output  # the progress while it runs
     assert len((tmp_path / "r.jsonl").read_text().splitlines()) == 2
     typo = runner.invoke(build(), ["eval", "miniwob", "--task", "click-buton"])
-    assert typo.exit_code == 2 and "click-button" in typo.output
+    assert typo.exit_code == 2 and "did you mean click-button" in typo.output
+    unknown = runner.invoke(build(), ["eval", "miniwob", "--task", "nosuch"])  # no near name: a few known ones, not all 125
+    line = next(l for l in unknown.output.splitlines() if "nosuch" in l)
+    assert unknown.exit_code == 2 and "unknown MiniWoB task 'nosuch'; known:" in line and "(125 in all;" in line and len(line) < 300, line
 
 
 def test_agents_that_replay_golden_code_are_refused_not_scored_zero(tmp_path):
