@@ -7,6 +7,7 @@ sampling distribution: the trainer's logp_old, and the other side of the k3 chec
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import inspect
 import os
@@ -23,7 +24,7 @@ from runtime.agents.base import AgentFailed, AgentOptions
 from runtime.harness import Prompt
 from runtime.observation import Observation
 
-from .chat import ChatFormat
+from .chat import ChatFormat, common_prefix
 from .models import REFERENCE, check_policy, resolve_policy
 from .policy import PolicyError, load_policy
 
@@ -72,13 +73,53 @@ class Cores:
             self._slots.release()
 
 
+class SharedPrefix:
+    """Keys and values of the prompt start that every attempt of a loaded model shares, computed once.
+
+    In the compact view every task's system message begins with the same text (the action space) and
+    ends with its task; an attempt's first prefill starts from a copy of these keys and values, cut to
+    the tokens its prompt has in common with them. Only for weights that do not change (a model loaded
+    from a folder): the trainer's own agents have none. Kept apart per precision (bfloat16 autocast or not),
+    so a cached start gives the numbers a cold prefill would.
+    """
+
+    least = 16  # tokens in common below which a copy is not worth it
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._entries: dict[bool, tuple[list[int], object]] = {}  # bfloat16? -> (ids, their cache)
+
+    def take(self, ids: list[int], bf16: bool):
+        """(a copy of the cache cut to its common prefix with `ids`, that length), or (None, 0)."""
+        with self._lock:
+            entry = self._entries.get(bf16)
+        if entry is None:
+            return None, 0
+        cached, cache = entry
+        common = min(common_prefix(cached, ids), len(ids) - 1)
+        if common < self.least:
+            return None, 0
+        mine = copy.deepcopy(cache)
+        mine.crop(common - len(cached))
+        return mine, common
+
+    def keep(self, ids: list[int], cache, length: int, bf16: bool) -> None:
+        """Keep the first `length` of `ids` with their keys and values from `cache` (which covers all of `ids`), once."""
+        with self._lock:
+            if bf16 in self._entries or length < self.least or not hasattr(cache, "crop"):
+                return
+            mine = copy.deepcopy(cache)
+            mine.crop(length - cache.get_seq_length())
+            self._entries[bf16] = (list(ids[:length]), mine)
+
+
 GENERATION = {"prompt_tokens": 0, "generated_tokens": 0, "seconds": 0.0}  # this process's inference, for tokens/s reports
-_LOADED: dict[tuple[str, int], tuple] = {}  # (model folder, its weights' mtime) -> (model, tokenizer, Cores)
+_LOADED: dict[tuple[str, int], tuple] = {}  # (model folder, its weights' mtime) -> (model, tokenizer, Cores, SharedPrefix)
 _KEEP = 2  # models held at once (the policy being evaluated and the reference, say); older ones are let go
 
 
 def _shared(name: str):
-    """The (model, tokenizer, Cores gate) of a saved or registered model, loaded once per process and shared by every agent.
+    """The (model, tokenizer, Cores gate, SharedPrefix) of a saved or registered model, loaded once per process and shared by every agent.
 
     A rollout builds one agent per attempt; loading the weights each time would cost more than the attempt.
     A folder saved again (a checkpoint rewritten in place) is loaded again. Forward passes on the shared
@@ -99,7 +140,7 @@ def _shared(name: str):
             model.eval()
             while len(_LOADED) >= _KEEP:
                 _LOADED.pop(next(iter(_LOADED)))
-            _LOADED[key] = (model, tokenizer, Cores())
+            _LOADED[key] = (model, tokenizer, Cores(), SharedPrefix())
         return _LOADED[key]
 
 
@@ -133,8 +174,8 @@ class PolicyAgent:
     def _load(self) -> None:
         if self.lm is None:
             o = self._options
-            model, tokenizer, lock = _shared(o.model)
-            self._setup(model, tokenizer, o.model, o.temperature, min(o.max_tokens, MAX_NEW_TOKENS), o.seed, lock)
+            model, tokenizer, lock, prefix = _shared(o.model)
+            self._setup(model, tokenizer, o.model, o.temperature, min(o.max_tokens, MAX_NEW_TOKENS), o.seed, lock, prefix)
 
     @classmethod
     def from_model(
@@ -147,7 +188,7 @@ class PolicyAgent:
         agent._setup(model, tokenizer, name, temperature, max_new_tokens, seed, lock)
         return agent
 
-    def _setup(self, model, tokenizer, name, temperature, max_new_tokens, seed, lock=None) -> None:
+    def _setup(self, model, tokenizer, name, temperature, max_new_tokens, seed, lock=None, prefix: SharedPrefix | None = None) -> None:
         self.lm, self.tokenizer, self.chat = model, tokenizer, ChatFormat(tokenizer)
         self.model = name  # the Agent protocol's model name, recorded in the trajectory store
         self.temperature, self.max_new_tokens, self.seed = float(temperature), int(max_new_tokens), int(seed)
@@ -157,6 +198,7 @@ class PolicyAgent:
         self._lock = lock or Cores()  # forward passes of agents sharing one model across threads
         self._gen = torch.Generator().manual_seed(self.seed)
         self._kv: tuple[list[int], object] | None = None  # (ids whose keys/values the cache holds, the cache)
+        self._prefix = prefix  # the system message's keys and values, shared by the attempts of a loaded model
         self.prefilled = 0  # prompt tokens run through the model (the rest came from the cache)
         self._misses = 0  # replies in a row that were no action
 
@@ -190,7 +232,10 @@ class PolicyAgent:
         ids = self.chat.generation_prompt(prompt, self.sampled())
         if len(ids) + self.max_new_tokens > self.context:
             raise AgentFailed(f"prompt of {len(ids)} tokens + {self.max_new_tokens} new does not fit the context of {self.context}")
+        first = self._kv is None
         out, logps = self._generate(ids)
+        if first and self._prefix is not None and self._kv is not None:
+            self._prefix.keep(self._kv[0], self._kv[1], len(self.chat.encode(prompt.messages[:1]).ids), self._bf16())
         return SampledStep(tuple(ids), tuple(out), tuple(logps), self.chat.decode(out))
 
     def close(self) -> None:
@@ -200,10 +245,13 @@ class PolicyAgent:
     bf16 = False  # generate under bfloat16 autocast (about 2x faster on a CPU with AVX512-BF16; log-probs then differ
     #               slightly from a float32 trainer's, which k3 shows: the trainer's own agents keep float32)
 
+    def _bf16(self) -> bool:
+        return self.bf16 and HAS_BF16
+
     @torch.no_grad()
     def _generate(self, ids: list[int]) -> tuple[list[int], list[float]]:
         started, prefilled = time.monotonic(), self.prefilled
-        with self._lock.use(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.bf16 and HAS_BF16):
+        with self._lock.use(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=self._bf16()):
             out = self._sample(ids)
         GENERATION["prompt_tokens"] += self.prefilled - prefilled
         GENERATION["generated_tokens"] += len(out[0])
@@ -251,15 +299,10 @@ class PolicyAgent:
         observation is prefilled; at a window boundary the prefix shrinks to the system message.
         """
         if self._kv is None:
-            return None, 0
+            return self._prefix.take(ids, self._bf16()) if self._prefix is not None else (None, 0)
         cached, cache = self._kv
         self._kv = None
-        common = 0
-        for a, b in zip(cached, ids):
-            if a != b:
-                break
-            common += 1
-        common = min(common, len(ids) - 1)  # at least one token to feed, whose logits start the reply
+        common = min(common_prefix(cached, ids), len(ids) - 1)  # at least one token to feed, whose logits start the reply
         if common <= 0 or not hasattr(cache, "crop") or cache.get_seq_length() != len(cached):
             return None, 0
         cache.crop(common - len(cached))  # transformers 5: a negative count of tokens to drop (0 drops none)

@@ -28,6 +28,16 @@ def strip_instance(text: str) -> str:
     return _INSTANCE_ORIGIN.sub("", text)
 
 
+def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    """How many ids `a` and `b` share from their start: what a key-value cache of `a` saves when `b` is prefilled."""
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
 @dataclass
 class Encoded:
     """A conversation as ids, with the span of each assistant output (the ids after its header)."""

@@ -6,6 +6,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from runtime.harness import View
+
 from .models import REFERENCE
 
 
@@ -18,6 +20,9 @@ class TrainConfig(BaseModel):
     out: Path = Field(description="Run folder: checkpoints/, metrics.jsonl, trajectories.db, report.json.")
     policy: str | None = Field(default=None, description="Starting policy: a saved Hugging Face causal LM (folder) or a registered "
                                "model name; default the offline reference model, smollm2-135m (SmolLM2-135M-Instruct).")
+    demonstrations: Path | None = Field(default=None, description="A dataset folder (`gymfactory run`'s OUT/dataset): SFT on the "
+                                        "golden steps its `demonstrations` config holds for the training tasks, instead of running "
+                                        "the golden code again.")
     init_tiny: bool = Field(default=False, description="Instead: build the tiny BPE + 2-layer GPT-2 from the tasks' texts (tests, toys).")
     trainable_layers: int | None = Field(default=None, ge=0, description="Train only the top N transformer blocks (0: all weights). "
                                          "Default: all for the tiny policy, the top 4 of a pretrained one (2.3 s instead of 6.9 s "
@@ -45,6 +50,8 @@ class TrainConfig(BaseModel):
     eval_temperature: float = Field(default=0.0, ge=0, description="Temperature of held-out evaluation (0: greedy).")
     eval_attempts: int = Field(default=1, ge=1, description="Attempts per held-out task in each evaluation.")
     max_steps: int = Field(default=8, ge=1, description="Agent replies per attempt.")
+    view: View = Field(default="compact", description="How pages are shown to the policy in training and "
+                                             "evaluation (runtime.harness: 'compact' trees and page changes, or 'full' trees).")
     max_new_tokens: int = Field(default=32, ge=4, le=256, description="Longest reply the policy may sample per step.")
     micro_batch: int = Field(default=8, ge=1, description="Sequences per forward/backward pass (gradients accumulate).")
     concurrency: int = Field(default=2, ge=1, description="Attempts run at once (threads sharing the model).")

@@ -8,9 +8,11 @@ demonstrations also teach the policy when to stop.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from pathlib import Path
+from typing import Iterable, Sequence
 
 from contracts.task import Task
+from runtime.actions import ActionParseError, format_action, parse_action
 from runtime.agents.base import AgentOptions
 from runtime.agents.golden import GoldenAgent
 from runtime.harness import Prompt, Turn
@@ -47,7 +49,7 @@ class Demo:
 
     task: Task
     turns: tuple[Turn, ...]
-    attempt_id: int
+    attempt_id: int  # -1: read from a dataset, not from this run's store
 
 
 def collect_demos(
@@ -69,3 +71,55 @@ def collect_demos(
         if result.status == "success":
             demos.append(Demo(task, tuple(recorded_turns(store, result.attempt_id)), result.attempt_id))
     return demos, results
+
+
+class DemonstrationsError(ValueError):
+    """A dataset folder without a readable `demonstrations` config."""
+
+
+def dataset_tasks(folder: Path) -> list[Task]:
+    """Every task of a dataset folder (`gymfactory run`'s OUT/dataset: the `task` column of its default config)."""
+    import datasets
+
+    try:
+        splits = datasets.load_dataset(str(folder))
+    except (FileNotFoundError, ValueError) as err:
+        raise DemonstrationsError(f"{folder}: no dataset to read ({err}); give the dataset folder of a `gymfactory run` (OUT/dataset)") from None
+    return [Task.model_validate_json(row["task"]) for split in splits.values() for row in split.select_columns(["task"])]
+
+
+def dataset_demos(folder: Path, tasks: Sequence[Task]) -> list[Demo]:
+    """The golden steps that a dataset's `demonstrations` config holds for `tasks` (in their order), as demos.
+
+    The dataset is what a user trains on: `gymfactory run` exports it (OUT/dataset), one row per golden step
+    with the page it was chosen on (URL, accessibility text) and the action. A task's rows in step order become
+    its turns; a task without rows is left out. Screenshots are not read.
+    """
+    import datasets
+
+    try:
+        splits = datasets.load_dataset(str(folder), "demonstrations")
+    except (FileNotFoundError, ValueError) as err:
+        raise DemonstrationsError(f"{folder}: no demonstrations config to read ({err}); give the dataset folder of a "
+                                  "`gymfactory run` (OUT/dataset)") from None
+    wanted = {t.id for t in tasks}
+    steps: dict[str, list[dict]] = {}
+    for split in splits.values():
+        for row in split.select_columns(["task_id", "step", "url", "axtree", "action"]):
+            if row["task_id"] in wanted:
+                steps.setdefault(row["task_id"], []).append(row)
+    demos = []
+    for task in tasks:
+        rows = sorted(steps.get(task.id, ()), key=lambda r: r["step"])
+        if rows:
+            turns = tuple(Turn(observation=Observation(step=r["step"], url=r["url"], axtree=r["axtree"]), output=r["action"],
+                               action=_formatted(r["action"])) for r in rows)
+            demos.append(Demo(task, turns, attempt_id=-1))
+    return demos
+
+
+def _formatted(action: str) -> str | None:
+    try:
+        return format_action(parse_action(action))
+    except ActionParseError:
+        return None

@@ -13,7 +13,7 @@ from typing import Sequence
 
 import torch
 
-from runtime.harness import OVERLAP, WINDOW, Harness, Turn
+from runtime.harness import OVERLAP, WINDOW, Harness, Turn, View
 
 from .agent import SampledStep
 from .chat import ChatFormat
@@ -44,6 +44,7 @@ def window_samples(
     sampled: Sequence[SampledStep] | None = None,
     window: int = WINDOW,
     overlap: int = OVERLAP,
+    view: View = "compact",
 ) -> list[Sample]:
     """One sample per window of the trajectory `turns` (rebuilt with the harness, as `Harness.replay` does).
 
@@ -52,7 +53,7 @@ def window_samples(
     """
     if sampled is not None and len(sampled) != len(turns):
         raise ValueError(f"{len(sampled)} sampled steps for {len(turns)} turns: not the same attempt")
-    harness = Harness.replay(instruction, turns, form_factor, window=window, overlap=overlap)
+    harness = Harness.replay(instruction, turns, form_factor, window=window, overlap=overlap, view=view)
     out = []
     for w, prompt in zip(harness.windows(), harness.samples()):
         ids_of = {turns[s].output: sampled[s].output_ids for s in w.steps} if sampled is not None else None

@@ -12,6 +12,8 @@ from typing import Callable, Sequence
 
 import torch
 
+from runtime.harness import View
+
 from .chat import ChatFormat
 from .demos import Demo
 from .grpo import token_logprobs
@@ -19,9 +21,9 @@ from .samples import Sample, collate, window_samples
 from .trunk import Trunk
 
 
-def sft_samples(demos: Sequence[Demo], chat: ChatFormat) -> list[Sample]:
-    """Every demonstration's windowed samples, the golden outputs as targets."""
-    return [s for d in demos for s in window_samples(d.task.instruction, d.turns, chat, form_factor=d.task.form_factor)]
+def sft_samples(demos: Sequence[Demo], chat: ChatFormat, view: View = "compact") -> list[Sample]:
+    """Every demonstration's windowed samples, the golden outputs as targets, its pages shown in `view`."""
+    return [s for d in demos for s in window_samples(d.task.instruction, d.turns, chat, form_factor=d.task.form_factor, view=view)]
 
 
 def _chunks(samples: Sequence[Sample], size: int) -> list[list[Sample]]:

@@ -20,7 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from contracts.taskfiles import load_tasks
 from contracts.task import Task
 from runtime.agents.base import AgentOptions
-from runtime.harness import system_prompt
+from runtime.axtree import compact_tree
+from runtime.harness import VIEWS, system_prompt
 from runtime.manager import EnvironmentManager, Lease, SessionSpec
 from runtime.rollout import AttemptResult, recorded_turns, rollout, run_attempt
 from runtime.store import TrajectoryStore
@@ -29,7 +30,7 @@ from . import checkpoint as ckpt
 from .agent import HAS_BF16, Cores, PolicyAgent, SampledStep
 from .chat import ChatFormat, strip_instance
 from .config import TrainConfig
-from .demos import Demo, collect_demos
+from .demos import Demo, collect_demos, dataset_demos
 from .grpo import group_advantages
 from .policy import build_tiny_policy, disable_dropout, freeze_below, load_policy
 from .sampler import TaskSampler
@@ -105,9 +106,10 @@ def _seed_of(*parts) -> int:
 
 def _corpus(tasks: Sequence[Task], demos: Sequence[Demo]) -> list[str]:
     """Texts the tiny tokenizer learns from: system prompts, observations and golden outputs."""
-    texts = [system_prompt(t.instruction, t.form_factor) for t in tasks]
+    texts = [system_prompt(t.instruction, t.form_factor, view) for t in tasks for view in VIEWS]
     for d in demos:
-        texts += [f"## Step {i}\nURL: {strip_instance(turn.observation.url)}\n{turn.observation.axtree}\n{turn.output}" for i, turn in enumerate(d.turns)]
+        texts += [f"## Step {i}\nURL: {strip_instance(turn.observation.url)}\n{turn.observation.axtree}\n{compact_tree(turn.observation.axtree)}\n"
+                  f"{turn.output}" for i, turn in enumerate(d.turns)]
     return texts * 4
 
 
@@ -120,7 +122,8 @@ def evaluate(
     path: Path, tasks: Sequence[Task], config: TrainConfig, manager: EnvironmentManager, store: TrajectoryStore, label: str
 ) -> HeldOut:
     """Held-out success of the checkpoint at `path`, through `runtime.rollout.rollout` with the `policy` agent."""
-    options = AgentOptions(model=str(path), temperature=config.eval_temperature, max_tokens=config.max_new_tokens, seed=config.seed)
+    options = AgentOptions(model=str(path), temperature=config.eval_temperature, max_tokens=config.max_new_tokens, seed=config.seed,
+                           view=config.view)
     report = rollout(tasks, "policy", config.eval_attempts, config.concurrency, options=options, max_steps=config.max_steps,
                      manager=manager, store=store)
     s = report.overall()
@@ -141,7 +144,8 @@ def _attempts(
                                        seed=_seed_of(config.seed, step, group, k), name="policy@train", lock=gate)
         session = manager.request(SessionSpec.for_task(task, screenshots=False), Lease(seconds=300))
         try:
-            result = run_attempt(session, task, agent, store, config.max_steps, info={"purpose": "grpo", "step": step, "attempt": k})
+            result = run_attempt(session, task, agent, store, config.max_steps, info={"purpose": "grpo", "step": step, "attempt": k},
+                                 view=config.view)
         finally:
             session.close()
         return group, task, result, list(agent.steps)
@@ -190,7 +194,7 @@ def grpo_step(
             if a == 0.0:
                 continue
             turns = recorded_turns(store, result.attempt_id)
-            for sample in window_samples(task.instruction, turns, chat, form_factor=task.form_factor, sampled=sampled):
+            for sample in window_samples(task.instruction, turns, chat, form_factor=task.form_factor, sampled=sampled, view=config.view):
                 if sample.consistent and len(sample) <= context and sum(sample.loss_mask):
                     samples.append(sample)
                     advantages.append(a)
@@ -289,11 +293,15 @@ def train(config: TrainConfig, log: Log | None = None, manager: EnvironmentManag
 
 def _warm_up(config, out, train_tasks, held, manager, store, metrics, say) -> Path:
     """Golden demos -> policy (given or tiny) -> SFT -> the `sft` checkpoint, evaluated on held-out tasks."""
-    say(f"collecting golden demonstrations on {len(train_tasks)} tasks")
-    demos, results = collect_demos(train_tasks, manager, store, max_steps=max(config.max_steps, 30))
-    failed = [r for r in results if r.status != "success"]
-    if failed:
-        say(f"{len(failed)} golden attempts did not succeed and are left out: " + ", ".join(f"{r.task_id} ({r.status})" for r in failed[:5]))
+    if config.demonstrations is not None:
+        demos = dataset_demos(config.demonstrations, train_tasks)
+        say(f"{len(demos)} golden demonstrations of {len(train_tasks)} tasks from the dataset {config.demonstrations}")
+    else:
+        say(f"collecting golden demonstrations on {len(train_tasks)} tasks")
+        demos, results = collect_demos(train_tasks, manager, store, max_steps=max(config.max_steps, 30))
+        failed = [r for r in results if r.status != "success"]
+        if failed:
+            say(f"{len(failed)} golden attempts did not succeed and are left out: " + ", ".join(f"{r.task_id} ({r.status})" for r in failed[:5]))
     if not demos:
         raise TrainError("no golden demonstration succeeded; nothing to warm up on")
     start = config.start()
@@ -314,7 +322,7 @@ def _warm_up(config, out, train_tasks, held, manager, store, metrics, say) -> Pa
     say(f"training {trainable / 1e6:.1f}M of {sum(p.numel() for p in model.parameters()) / 1e6:.1f}M parameters"
         + (f" (the top {config.layers()} blocks)" if config.layers() else ""))
     chat, context = ChatFormat(tokenizer), _context(model)
-    samples = [s for s in sft_samples(demos, chat) if len(s) <= context]
+    samples = [s for s in sft_samples(demos, chat, config.view) if len(s) <= context]
     bf16 = config.bf16 and start is not None and HAS_BF16
     trunk = Trunk.of(model, bf16)
     before = supervised_loss(model, samples, tokenizer.pad_token_id, config.micro_batch, trunk)

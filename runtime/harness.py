@@ -8,16 +8,23 @@ placeholders. The same windows are the RL training samples (loss on each window'
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Literal, Protocol, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from runtime.actions import Action, ActionParseError, action_space_doc, format_action, parse_action
+from runtime.axtree import compact_tree, page_changes, same_start
 from runtime.observation import Observation
 
 WINDOW = 10
 OVERLAP = 2
 IMAGE_TOKENS = 1200  # ~ a 1280x800 screenshot in 28-pixel patches (Qwen2-VL style)
+View = Literal["compact", "full"]
+VIEWS: tuple[str, ...] = ("compact", "full")
+_TREE, _CHANGES, _SAME = "Accessibility tree:\n", "The page as at the step before, except:\n", "The page as at the step before, unchanged."
+_FROM = "Accessibility tree, as at the step before up to [{}]:\n"
+_FROM_LINE = re.compile(r"^Accessibility tree, as at the step before up to \[(\d+)\]:$", re.M)
 
 
 class HarnessError(RuntimeError):
@@ -128,26 +135,43 @@ def windows(n_steps: int, size: int = WINDOW, overlap: int = OVERLAP) -> list[Wi
     return out
 
 
-def system_prompt(instruction: str, form_factor: str = "desktop") -> str:
-    """The first message: the task and the action space; identical at every step."""
+def system_prompt(instruction: str, form_factor: str = "desktop", view: View = "compact") -> str:
+    """The first message: the task and the action space; identical at every step.
+
+    In the compact view the task comes last, so every task's system message starts with the same
+    tokens and a local model keeps their keys and values across attempts (rl.agent).
+    """
     device = "a desktop browser (1280x800) with a workspace shell" if form_factor == "desktop" else "a phone browser"
+    actions = f"Actions:\n{action_space_doc(form_factor)}"
+    if view == "full":
+        return (
+            f"You operate web apps in {device} to complete a task for the user.\n\n"
+            f"Task: {instruction}\n\n"
+            "Each observation shows the page's accessibility tree; elements you can act on carry an id [n].\n"
+            "Think briefly if you need to, then write exactly one action as the last line of your reply.\n"
+            f"{actions}"
+        )
     return (
-        f"You operate web apps in {device} to complete a task for the user.\n\n"
-        f"Task: {instruction}\n\n"
-        "Each observation shows the page's accessibility tree; elements you can act on carry an id [n].\n"
+        "You operate web apps to complete a task for the user.\n"
+        "Each observation shows the page's accessibility tree; elements you can act on carry an id [n]. "
+        "When most of the page is as at the step before, only the lines that changed are shown.\n"
         "Think briefly if you need to, then write exactly one action as the last line of your reply.\n"
-        f"Actions:\n{action_space_doc(form_factor)}"
+        f"{actions}\n\nYou are in {device}.\n\nTask: {instruction}"
     )
 
 
 class _Renderer:
     """Turns observations into user messages, loading screenshots once."""
 
-    def __init__(self, images: ImageSource | None, vision: bool, max_axtree_lines: int | None):
-        self.images, self.vision, self.max_lines = images, vision and images is not None, max_axtree_lines
+    def __init__(self, images: ImageSource | None, vision: bool, max_axtree_lines: int | None, view: View = "compact"):
+        if view not in VIEWS:
+            raise ValueError(f"unknown view {view!r}; use one of {', '.join(VIEWS)}")
+        self.images, self.vision, self.max_lines, self.view = images, vision and images is not None, max_axtree_lines, view
         self._cache: dict[str, bytes] = {}
 
-    def observation(self, step: int, obs: Observation, feedback: str | None, screenshot: bool) -> Message:
+    def observation(self, step: int, obs: Observation, feedback: str | None, screenshot: bool,
+                    before: Observation | None = None) -> Message:
+        """Step `step`'s user message; `before` is the previous step's observation when the prompt also shows it."""
         lines = [f"## Step {step}", f"URL: {obs.url}"]  # only fields the trajectory store keeps, so prompts can be rebuilt
         if feedback:
             lines.append(f"Your previous reply was not a valid action: {feedback}")
@@ -155,10 +179,7 @@ class _Renderer:
             lines.append(f"Last action failed: {obs.last_action_error}")
         if obs.shell_output is not None:
             lines.append(f"Shell output:\n{obs.shell_output}")
-        tree = obs.axtree.splitlines()
-        if self.max_lines is not None and len(tree) > self.max_lines:
-            tree = tree[: self.max_lines] + [f"... ({len(tree) - self.max_lines} more lines)"]
-        lines.append("Accessibility tree:\n" + "\n".join(tree))
+        lines.append(self._tree(obs, before))
         parts: list[Part] = [TextPart(text="\n".join(lines))]
         if self.vision and obs.screenshot:
             if screenshot:
@@ -166,6 +187,22 @@ class _Renderer:
             else:
                 parts.append(TextPart(text=f"[screenshot of step {step} omitted]"))
         return Message(role="user", parts=tuple(parts))
+
+    def _tree(self, obs: Observation, before: Observation | None) -> str:
+        if self.view == "full":
+            tree = obs.axtree.splitlines()
+            if self.max_lines is not None and len(tree) > self.max_lines:
+                tree = tree[: self.max_lines] + [f"... ({len(tree) - self.max_lines} more lines)"]
+            return _TREE + "\n".join(tree)
+        tree = compact_tree(obs.axtree)
+        if before is not None:
+            old = compact_tree(before.axtree)
+            changes = page_changes(old, tree)
+            if changes is not None:
+                return f"{_CHANGES}{changes}" if changes else _SAME
+            if start := same_start(old, tree):  # a new page under the same header and navigation
+                return _FROM.format(start[0]) + start[1]
+        return _TREE + tree
 
     def _load(self, key: str) -> bytes:
         if key not in self._cache:
@@ -200,12 +237,13 @@ class Harness:
         overlap: int = OVERLAP,
         max_axtree_lines: int | None = None,
         mode: Literal["window", "last_k"] = "window",
+        view: View = "compact",
     ):
         window_of(0, window, overlap)  # validates the sizes
-        self.system = system_prompt(instruction, form_factor)
-        self.window, self.overlap, self.mode = window, overlap, mode
+        self._render = _Renderer(images, vision, max_axtree_lines, view)
+        self.system = system_prompt(instruction, form_factor, view)
+        self.window, self.overlap, self.mode, self.view = window, overlap, mode, view
         self.turns: list[Turn] = []
-        self._render = _Renderer(images, vision, max_axtree_lines)
 
     @classmethod
     def replay(cls, instruction: str, turns: Sequence[Turn], form_factor: str = "desktop", **options) -> "Harness":
@@ -248,17 +286,50 @@ class Harness:
 
     def _prompt(self, step: int, obs: Observation, mode: str) -> Prompt:
         plain, full = _history(step, mode, self.window, self.overlap)
+        shown = plain + full
         msgs = [Message(role="system", parts=(TextPart(text=self.system),))]
-        for s in plain + full:
+        for s in shown:
             turn = self.turns[s]
-            msgs.append(self._observation(s, turn.observation, screenshot=s in full))
+            msgs.append(self._observation(s, turn.observation, s in full, s - 1 in shown))
             msgs.append(Message(role="assistant", parts=(TextPart(text=turn.output),)))
-        msgs.append(self._observation(step, obs, screenshot=True))
+        msgs.append(self._observation(step, obs, True, step - 1 in shown))
         return Prompt(messages=tuple(msgs))
 
-    def _observation(self, step: int, obs: Observation, screenshot: bool) -> Message:
+    def _observation(self, step: int, obs: Observation, screenshot: bool, after_shown: bool) -> Message:
+        """A step's message; a step right after one the prompt shows may be told as that page's changes."""
         feedback = self.turns[step - 1].error if step > 0 else None
-        return self._render.observation(step, obs, feedback, screenshot)
+        before = self.turns[step - 1].observation if after_shown else None
+        return self._render.observation(step, obs, feedback, screenshot, before)
+
+
+def seen_elements(prompt: Prompt) -> dict[int, str]:
+    """Element id -> its line, as the prompt lets a model see the current page: the last whole tree it shows, then the
+    changes of each step after it (`gone:` lines remove an element). Checks that a step's action names what it saw."""
+    users = [m.text() for m in prompt.messages if m.role == "user"]
+    start = max((i for i, text in enumerate(users) if _TREE in text), default=None)
+    if start is None:
+        return {}
+    seen: dict[int, str] = {}
+    for text in users[start:]:
+        if _TREE in text:
+            seen = {}
+            body = text.split(_TREE, 1)[1]
+        elif kept := _FROM_LINE.search(text):
+            seen = {k: v for k, v in seen.items() if k <= int(kept[1])}
+            body = text[kept.end():]
+        elif _CHANGES in text:
+            body = text.split(_CHANGES, 1)[1]
+        else:
+            continue
+        for line in body.splitlines():
+            line = line.strip()
+            gone = line.startswith("gone: ")
+            match = re.match(r"\[(\d+)\] ", line[len("gone: "):] if gone else line)
+            if match and gone:
+                seen.pop(int(match[1]), None)
+            elif match:
+                seen[int(match[1])] = line
+    return seen
 
 
 Counter = Callable[[str], int]

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from contracts.task import Task
 from runtime.agents import Agent, AgentError, AgentFailed, AgentOptions, make_agent
-from runtime.harness import Harness, HarnessError, ImageSource, Turn
+from runtime.harness import Harness, HarnessError, ImageSource, Turn, View
 from runtime.objectstore import ObjectStore, ObjectStoreError
 from runtime.observation import Observation
 from runtime.manager import EnvError, EnvironmentManager, Lease, Outcome, Session, SessionSpec, TaskSetupError
@@ -123,6 +123,7 @@ def run_attempt(
     images: ImageSource | None = None,
     info: dict | None = None,
     stop: threading.Event | None = None,
+    view: View = "compact",
 ) -> AttemptResult:
     """One attempt of `agent` at `task` in `session`, each step written to `store` as it happens.
 
@@ -135,11 +136,11 @@ def run_attempt(
     can diff it against the golden's.
     """
     objects, shot_bytes = session.screenshots, session.shot_bytes
-    info = {**attempt_info(task, objects, store), "max_steps": max_steps, **(info or {})}
+    info = {**attempt_info(task, objects, store), "max_steps": max_steps, "view": view, **(info or {})}
     attempt_id = store.start_attempt(task.id, agent.name, agent.model, info=info)
     if images is None and agent.vision:
         images = objects
-    harness = Harness(task.instruction, task.form_factor, vision=agent.vision, images=images)
+    harness = Harness(task.instruction, task.form_factor, vision=agent.vision, images=images, view=view)
     timings = {"reset": 0.0, "agent": 0.0, "env": 0.0, "evaluate": 0.0}
     started = time.monotonic()
     agent_error: str | None = None
@@ -295,7 +296,7 @@ def rollout(
         try:
             session = manager.request(SessionSpec.for_task(task, screenshots=keep == "kept"), Lease(seconds=lease_s))
             try:
-                return run_attempt(session, task, agent, store, max_steps, info=info, stop=stop)
+                return run_attempt(session, task, agent, store, max_steps, info=info, stop=stop, view=options.view)
             finally:
                 session.close()
                 if replay is not None and keep == "kept":

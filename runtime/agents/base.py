@@ -7,7 +7,7 @@ from typing import Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field
 
 from contracts.task import Task
-from runtime.harness import Prompt
+from runtime.harness import Prompt, View
 from runtime.observation import Observation
 
 
@@ -28,6 +28,9 @@ class AgentOptions(BaseModel):
     base_url: str | None = Field(default=None, description="Server URL; default from OPENAI_BASE_URL / ANTHROPIC_BASE_URL.")
     api_key: str | None = Field(default=None, description="API key; default from OPENAI_API_KEY / ANTHROPIC_API_KEY.")
     vision: bool = Field(default=True, description="Send screenshots as images (LLM agents).")
+    view: View = Field(default="compact", description="How the harness shows pages: 'compact' (the tree "
+                                             "without grouping or quotes, runs of text joined, a page much as before as its changes; "
+                                             "runtime.axtree.compact_tree) or 'full' (the raw tree at every step).")
     max_tokens: int = Field(default=1024, gt=0, description="Longest reply per step.")
     temperature: float = Field(default=0.0, ge=0, description="Sampling temperature.")
     seed: int = Field(default=0, description="Seed of the random agent.")

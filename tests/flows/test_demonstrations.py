@@ -13,7 +13,8 @@ from factory.tasks.synthesize import SynthConfig, synthesize
 from factory.verifiers.validate import ValidationConfig, validate_task
 from flows.dataset import export
 from flows.run_evidence import gather
-from runtime.harness import system_prompt
+from runtime.axtree import compact_tree
+from runtime.harness import Message, Prompt, TextPart, seen_elements, system_prompt
 from runtime.manager import EnvironmentManager
 from runtime.objectstore import ObjectStore
 
@@ -64,7 +65,11 @@ def test_every_golden_step_is_a_row_with_its_screenshot_and_the_harness_prompt(r
             roles = [m["role"] for m in row["messages"]]
             assert roles[0] == "system" and roles[-2:] == ["user", "assistant"]
             assert row["messages"][0]["content"] == system_prompt(task.instruction, task.form_factor)
-            assert row["axtree"] in row["messages"][-2]["content"] and row["messages"][-1]["content"] == row["action"]
+            assert row["messages"][-1]["content"] == row["action"]
+            # the prompt shows this step's page (in the compact view, perhaps as its changes from the step before): every element
+            prompt = Prompt(messages=tuple(Message(role=m["role"], parts=(TextPart(text=m["content"]),)) for m in row["messages"][:-1]))
+            assert seen_elements(prompt) == {int(line[1:line.index("]")]): line for line in compact_tree(row["axtree"]).splitlines()
+                                             if line.startswith("[")}
             assert len(row["messages"]) == 3 + 2 * row["step"]  # the history window: every earlier step, then this one
     tasks_config = datasets.load_dataset(str(copy), split="train")
     assert len(tasks_config) == len(tasks) and tasks_config[0]["demonstration"][0]["action"] == results[0].golden_actions[0]

@@ -93,12 +93,38 @@ def test_the_kv_cache_inside_a_window_gives_the_tokens_a_fresh_prefill_gives(age
     cold_agent = ReferenceAgent(AgentOptions(max_tokens=8))
     cold_agent.reset(notes_instances(1, seed=5)[0])
     cold_agent.bf16 = False
+    cold_agent._prefix = None  # a cold start: no system message kept from another attempt either
     cold_agent.steps = list(agent.steps)  # the same recorded first reply, so the same prompt ids
     cold = cold_agent.sample(warm_prompt)
     assert cold.prompt_ids == warm.prompt_ids
     assert cold_agent.prefilled == len(cold.prompt_ids) and reused < len(warm.prompt_ids) / 2
     assert warm.output_ids == cold.output_ids
     assert torch.allclose(torch.tensor(warm.logprobs), torch.tensor(cold.logprobs), atol=1e-3)
+
+
+def test_a_second_task_starts_from_the_system_message_another_attempt_prefilled():
+    """Every task's compact system message starts alike: the second attempt prefills only what differs, and writes what a
+    cold start writes."""
+    page = Observation(step=0, url="http://127.0.0.1:1/i/00/", axtree="[1] link 'Gym'\n[2] link 'Dentist'\n[3] button 'New note'")
+    agents = [make_agent("reference", AgentOptions(max_tokens=8)) for _ in range(3)]
+    first, second, cold = agents
+    for a in agents:
+        a.bf16 = False
+    first.reset(notes_instances(1, seed=5)[0])
+    first.sample(Harness("Delete the note 'Dentist'; keep all the others.").prompt(page))
+    prompt = Harness("Star the note 'Gym'.").prompt(page)
+    second.reset(notes_instances(1, seed=6)[0])
+    warm = second.sample(prompt)
+    cold.reset(notes_instances(1, seed=6)[0])
+    cold._prefix = None
+    expected = cold.sample(prompt)
+    system = len(ChatFormat(second.tokenizer).encode(prompt.messages[:1]).ids)
+    assert cold.prefilled == len(expected.prompt_ids)
+    assert second.prefilled <= len(warm.prompt_ids) - system + 12  # the shared start was not prefilled again
+    assert warm.output_ids == expected.output_ids
+    assert torch.allclose(torch.tensor(warm.logprobs), torch.tensor(expected.logprobs), atol=1e-3)
+    for a in agents:
+        a.close()
 
 
 def test_an_agent_that_writes_no_action_three_times_in_a_row_gives_up_and_is_scored(tmp_path):

@@ -38,16 +38,22 @@ def _episode(n_steps: int, images: _Images | None = None) -> tuple[Harness, list
     return h, prompts
 
 
-def test_prompt_has_instruction_action_doc_axtree_url_and_errors():
-    h = Harness("Reply to the invoice email", form_factor="mobile")
+@pytest.mark.parametrize("view, compose", [("compact", "[2] button Compose"), ("full", '[2] button "Compose"')])
+def test_prompt_has_instruction_action_doc_axtree_url_and_errors(view, compose):
+    h = Harness("Reply to the invoice email", form_factor="mobile", view=view)
     p = h.prompt(_obs(0, last_action_error="element [9] not found", shell_output=None))
     text = p.text()
     assert "Reply to the invoice email" in p.system
     assert "click(12)" in p.system and "shell(" not in p.system  # mobile has no shell
-    assert '[2] button "Compose"' in text and "http://127.0.0.1/i/x/page/0" in text
+    assert compose in text and "http://127.0.0.1/i/x/page/0" in text
     assert "element [9] not found" in text
-    desktop = Harness("x").prompt(_obs(0, shell_output="total 0\nnotes.txt"))
+    desktop = Harness("x", view=view).prompt(_obs(0, shell_output="total 0\nnotes.txt"))
     assert "shell(" in desktop.system and "notes.txt" in desktop.text()
+
+
+def test_an_unknown_view_is_refused_naming_the_known_ones():
+    with pytest.raises(ValueError, match="unknown view 'tiny'; use one of compact, full"):
+        Harness("x", view="tiny")
 
 
 def test_window_structure_k10_o2():
