@@ -32,6 +32,7 @@ from rl.config import TrainConfig
 from rl.models import REFERENCE
 from rl.train import train
 from runtime.agents import AgentOptions
+from runtime.harness import View
 from runtime.manager import EnvironmentManager
 from runtime.rollout import rollout
 from runtime.store import TrajectoryStore
@@ -73,6 +74,8 @@ class LearnConfig(BaseModel):
                         "only, the default: each extra attempt adds about 10 min an evaluation, and six evaluations at pass@2 took the run past 2 hours).")
     temperature: float = Field(default=0.7, gt=0, description="Sampling temperature of the pass@k attempts.")
     concurrency: int = Field(default=2, ge=1, description="Attempts at once (they share one model; the browser steps overlap).")
+    view: View = Field(default="compact", description="How pages are shown to the model, in training and evaluation alike "
+                       "('full': the raw tree at every step, as before 2026-12-07).")
     seed: int = Field(default=0, description="Seed of synthesis, the world split, training and sampling.")
 
 
@@ -101,18 +104,23 @@ def split_by_world(tasks: list[Task], held: int, seed: int) -> tuple[list[Task],
 
 
 class _Bench:
-    def __init__(self, config: LearnConfig, manager: EnvironmentManager, store: TrajectoryStore, say):
-        self.config, self.manager, self.store, self.say = config, manager, store, say
+    """Tasks validated once and evaluations of a checkpoint, each cached in the bench's folder (`bench transfer` too)."""
+
+    def __init__(self, config, manager: EnvironmentManager, store: TrajectoryStore, say):
+        self.config, self.manager, self.store, self.say = config, manager, store, say  # a LearnConfig or TransferConfig
         self.out = Path(config.out)
 
     def tasks(self, name: str, families: tuple[str, ...], n: int) -> list[Task]:
         """`n` accepted instances of `families` (synthesized with a margin for rejections, validated once), cached."""
+        return self.validated(name, SynthConfig(n=int(n * 1.2) + len(families), families=families, seed=self.config.seed, tasks_per_world=2))
+
+    def validated(self, name: str, synth: SynthConfig) -> list[Task]:
+        """The accepted tasks of `synth`, each validated once (footprints included), cached as OUT/tasks/NAME.jsonl."""
         path = self.out / "tasks" / f"{name}.jsonl"
         if path.is_file():
             return load_tasks(path)
-        synth = SynthConfig(n=int(n * 1.2) + len(families), families=families, seed=self.config.seed, tasks_per_world=2)
         written = synthesize(synth)
-        self.say(f"validating {len(written)} synthesized tasks of {len(families)} families ({name})")
+        self.say(f"validating {len(written)} synthesized tasks ({name})")
         results = validate_tasks(written, self.manager, ValidationConfig(runs=1), concurrency=self.config.concurrency)
         accepted = [accepted_task(t, r) for t, r in zip(written, results) if r.accepted]
         self.say(f"  {len(accepted)}/{len(written)} accepted")
@@ -128,12 +136,12 @@ class _Bench:
         c = self.config
         started, before = time.monotonic(), dict(GENERATION)
         self.say(f"evaluating {label} on held-out {split} ({len(tasks)} instances, greedy" + (f" + {c.pass_k - 1} sampled)" if c.pass_k > 1 else ")"))
-        greedy = rollout(tasks, "reference", 1, c.concurrency, options=AgentOptions(model=model, temperature=0.0, seed=c.seed),
+        greedy = rollout(tasks, "reference", 1, c.concurrency, options=AgentOptions(model=model, temperature=0.0, seed=c.seed, view=c.view),
                          max_steps=c.max_steps, manager=self.manager, store=self.store, screenshots=False)
         sampled = None
         if c.pass_k > 1:
             sampled = rollout(tasks, "reference", c.pass_k - 1, c.concurrency, options=AgentOptions(model=model, temperature=c.temperature,
-                              seed=c.seed + 1), max_steps=c.max_steps, manager=self.manager, store=self.store, screenshots=False)
+                              seed=c.seed + 1, view=c.view), max_steps=c.max_steps, manager=self.manager, store=self.store, screenshots=False)
         row = {"label": label, "split": split, "instances": {}, "env_errors": 0, "seconds": time.monotonic() - started,
                "tokens": {k: GENERATION[k] - before[k] for k in GENERATION}}
         caps = {t.id: list(t.meta.capabilities) for t in tasks}
@@ -206,7 +214,7 @@ def run(config: LearnConfig, say=print) -> dict:
                                  sft_epochs=config.sft_epochs, sft_lr=config.sft_lr, sft_batch=4, grpo_steps=grpo_steps,
                                  group_size=config.group_size, tasks_per_step=config.tasks_per_step, redraws=config.redraws, lr=config.lr, held_out=0.0,
                                  zero_shot=False, max_steps=config.max_steps, max_new_tokens=32, micro_batch=1,
-                                 concurrency=config.concurrency, seed=config.seed, resume=ckpt.latest(run_dir) is not None)
+                                 concurrency=config.concurrency, seed=config.seed, resume=ckpt.latest(run_dir) is not None, view=config.view)
                 return train(tc, log=say, manager=manager)
 
             # held-out worlds first at every checkpoint (the split the target is set on), then held-out apps: a run cut

@@ -21,7 +21,7 @@ COMMAND_MODULES = ("mocked_apps.cli", "factory.apps.cli", "runtime.cli", "factor
                    "flows.publish_cli", "factory.bundles_cli", "runtime.adapters.cli", "flows.regenerate_cli", "gymfactory.seeds",
                    "runtime.interop.cli")
 # Benchmarks: each module has `main(...)`, a Typer command, shown as `gymfactory bench NAME`.
-BENCH_MODULES = {"apps": "bench.apps", "runtime": "bench.runtime", "sandbox": "bench.sandbox", "validation": "bench.validation", "train": "bench.train", "learn": "bench.learn",
+BENCH_MODULES = {"apps": "bench.apps", "runtime": "bench.runtime", "sandbox": "bench.sandbox", "validation": "bench.validation", "train": "bench.train", "learn": "bench.learn", "transfer": "bench.transfer", "prompts": "bench.prompts",
                  "worlds": "bench.worlds", "verdicts": "bench.verdicts"}
 
 

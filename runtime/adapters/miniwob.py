@@ -34,6 +34,7 @@ from runtime.session import Outcome
 
 CRITERION = "miniwob_reward"
 _READY_TRIES, _READY_SLEEP_S = 20, 0.05  # MiniWoB's own: block up to 1 s for WOB_TASK_READY
+_NO_TIMER_MS = 24 * 3600 * 1000  # MiniWoB's timer "off": a day
 _METADATA_JS = ("() => ({done: WOB_DONE_GLOBAL, env_reward: WOB_REWARD_GLOBAL, raw_reward: WOB_RAW_REWARD_GLOBAL, "
                 "reason: (typeof WOB_REWARD_REASON === 'undefined' || WOB_REWARD_REASON === null) ? null : String(WOB_REWARD_REASON)})")
 
@@ -85,10 +86,11 @@ class MiniWoBSession:
     """
 
     def __init__(self, host: ChromiumHost, name: str, screenshots: ObjectStore | None = None, timeout_s: float = 30.0,
-                 axtree_lines: int = 200):
+                 axtree_lines: int = 200, timer: bool = True):
         if name not in task_names():
             raise ValueError(f"unknown MiniWoB task {name!r}")
         self.name, self.timeout_s, self.axtree_lines = name, timeout_s, axtree_lines
+        self.timer = timer  # MiniWoB's own 10-second episode timer; off, only the step bound ends an episode (a slow agent)
         self.url = (html_dir() / "miniwob" / f"{name}.html").as_uri()
         self.screenshots = screenshots
         self.shot_bytes = 0  # bytes of the screenshots put in `screenshots`, as `Session.shot_bytes`
@@ -120,6 +122,8 @@ class MiniWoBSession:
             self._floor = await page.evaluate("history.length") - 1
             self._loaded = True
         await page.evaluate("() => core.endEpisode(0)")  # MiniWoB's force_stop
+        if not self.timer:  # what suites do for slow agents: an episode MiniWoB never ends by itself (the reward's time scale too)
+            await page.evaluate(f"() => {{ core.EPISODE_MAX_TIME = {_NO_TIMER_MS}; }}")
         await page.evaluate("(seed) => Math.seedrandom(seed)", seed)
         await page.evaluate("() => core.setDataMode('train')")
         await page.evaluate("() => core.startEpisodeReal()")

@@ -1,0 +1,439 @@
+"""`gymfactory bench transfer`: does training on more apps make the agent better on apps it never saw?
+
+A fixed set of held-out apps (the hand-made and the compiled apps that `publish --holdout-by app` holds out, by
+`heldout_of`) is never trained on. The other apps are put in one order drawn from the seed, and training sets are
+its nested prefixes (8 apps, 40, every one): each gets the same number of golden demonstrations, so diversity
+varies and volume does not. The demonstrations are what a user gets: the `demonstrations` config of the dataset
+that `gymfactory run --catalogue --app ...` exports for those apps. The reference model is fine-tuned (SFT) on
+each set and evaluated, greedy, on the held-out apps' instances and on instances of the smallest set's families
+in worlds no training set saw, then on MiniWoB++ (`gymfactory eval miniwob`) with MiniWoB's 10-second timer on
+and off. Every phase is cached in OUT: the same command continues where it stopped, and `OUT/transfer.md` is
+rewritten after each phase with what is done so far.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import math
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Sequence
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from rich.console import Console
+
+from contracts.options import config_options
+from contracts.task import Task
+from contracts.taskfiles import load_tasks, save_tasks
+from factory.tasks.families import with_catalogue
+from factory.tasks.synthesize import SynthConfig
+from flows.dataset_columns import heldout_of
+from mocked_apps.catalogue import compiled
+from mocked_apps.registry import SHIPPED
+from rl import checkpoint as ckpt
+from rl.config import TrainConfig
+from rl.demos import dataset_demos, dataset_tasks
+from rl.models import REFERENCE
+from rl.train import train
+from runtime.agents import AgentOptions
+from runtime.harness import View
+from runtime.manager import EnvironmentManager
+from runtime.store import TrajectoryStore
+
+from .learn import _Bench, _by_capability, _rates, bootstrap
+
+TIMERS = ("off", "on")  # MiniWoB's own 10-second episode timer: off (steps bound the episode) and on, as MiniWoB ships
+
+
+class TransferConfig(BaseModel):
+    """The transfer benchmark: held-out apps, nested training sets, their sizes and budgets."""
+
+    model_config = ConfigDict(frozen=True)
+
+    out: Path = Field(default=Path("runs/bench-transfer"), description="Folder of data, checkpoints, evaluations and transfer.md.")
+    sizes: tuple[int, ...] = Field(default=(8, 40, 0), description="Training apps of each nested set, ascending; 0: every app "
+                                   "that is not held out.")
+    demos: int = Field(default=96, ge=1, description="Golden demonstrations of each set (the same for every size).")
+    volume: int = Field(default=0, ge=0, description="Demonstrations of one more, larger-volume point at the largest size (0: none).")
+    held_out: int = Field(default=96, ge=1, description="Instances of the held-out apps' families, the same for every checkpoint.")
+    held_out_worlds: int = Field(default=48, ge=0, description="Instances of the smallest set's families in worlds no set trains on.")
+    policy: str = Field(default=REFERENCE, description="Starting policy: a registered model name or a saved model's folder.")
+    trainable_layers: int = Field(default=4, ge=0, description="Transformer blocks trained (the top ones; 0: all weights).")
+    sft_epochs: int = Field(default=3, ge=1, description="Passes over each set's demonstrations.")
+    sft_lr: float = Field(default=3e-4, gt=0, description="SFT learning rate.")
+    max_steps: int = Field(default=8, ge=1, description="Agent replies per attempt.")
+    pass_k: int = Field(default=1, ge=1, description="Attempts per held-out instance: the greedy one and k-1 sampled.")
+    temperature: float = Field(default=0.7, gt=0, description="Sampling temperature of the pass@k attempts.")
+    concurrency: int = Field(default=2, ge=1, description="Attempts at once (they share one model).")
+    seed: int = Field(default=0, description="Seed of the app order, synthesis, training and sampling.")
+    view: View = Field(default="compact", description="How pages are shown to the model (runtime.harness).")
+    miniwob: bool = Field(default=True, description="Also evaluate every checkpoint and the random agent on MiniWoB++.")
+    miniwob_seeds: int = Field(default=1, ge=1, description="MiniWoB++ episodes per task (seeds 0..n-1).")
+    miniwob_tasks: tuple[str, ...] = Field(default=(), description="MiniWoB++ tasks; empty: every one that runs from file://.")
+    miniwob_timers: tuple[str, ...] = Field(default=TIMERS, description="MiniWoB's 10-second timer 'off' (steps bound an "
+                                            "episode, as suites do for slow agents) and/or 'on' (as MiniWoB ships).")
+
+    @model_validator(mode="after")
+    def _check(self) -> "TransferConfig":
+        if not self.sizes or list(self.sizes) != sorted(self.sizes, key=lambda s: s or math.inf) or self.sizes.count(0) > 1:
+            raise ValueError(f"--sizes must ascend, 0 (every app) last: got {list(self.sizes)}")
+        if any(s < 0 for s in self.sizes):
+            raise ValueError(f"--sizes are app counts >= 0: got {list(self.sizes)}")
+        if bad := [t for t in self.miniwob_timers if t not in TIMERS]:
+            raise ValueError(f"--miniwob-timers takes {' and '.join(TIMERS)}: got {bad}")
+        return self
+
+
+class Split(BaseModel):
+    """Which apps are held out, and the order whose prefixes are the training sets."""
+
+    model_config = ConfigDict(frozen=True)
+
+    held_out_hand_made: tuple[str, ...]
+    held_out_compiled: tuple[str, ...]
+    order: tuple[str, ...] = Field(description="Every training app, in the seed's order; a set of size k is the first k.")
+
+    @property
+    def held_out(self) -> tuple[str, ...]:
+        return self.held_out_hand_made + self.held_out_compiled
+
+    def apps(self, size: int) -> tuple[str, ...]:
+        return self.order[:size] if size else self.order
+
+
+def split_apps(seed: int) -> Split:
+    """Held out: `heldout_of` the hand-made apps and of the compiled ones (the dataset's rule); the rest in the seed's order.
+
+    Only apps with a family of their own count: a set of k apps is k apps a task can be drawn from alone.
+    """
+    own = _own_apps()
+    hand, comp = sorted(a for a in SHIPPED if a in own), sorted(a for a in compiled() if a in own)
+    held_hand, held_comp = heldout_of(SHIPPED), heldout_of(compiled())
+    rest = [a for a in hand + comp if a not in held_hand + held_comp]
+    order = sorted(rest, key=lambda a: hashlib.sha256(f"{seed}:{a}".encode()).hexdigest())
+    return Split(held_out_hand_made=tuple(a for a in held_hand if a in own), held_out_compiled=tuple(a for a in held_comp if a in own),
+                 order=tuple(order))
+
+
+@functools.lru_cache(maxsize=1)
+def _own_apps() -> frozenset[str]:
+    return frozenset(f.apps[0] for f in with_catalogue().values() if len(f.apps) == 1)
+
+
+def spread(tasks: Sequence[Task], n: int) -> list[Task]:
+    """`n` of `tasks` taken round-robin over their apps, and within an app over its families, in the tasks' order."""
+    by_app: dict[str, dict[str, list[Task]]] = {}
+    for t in tasks:
+        by_app.setdefault(t.apps[0], {}).setdefault(t.meta.family, []).append(t)
+    queues = {app: _round_robin(list(fams.values())) for app, fams in by_app.items()}
+    return _round_robin(list(queues.values()))[:n]
+
+
+def _round_robin(queues: list[list[Task]]) -> list[Task]:
+    out, depth = [], 0
+    while any(depth < len(q) for q in queues):
+        out += [q[depth] for q in queues if depth < len(q)]
+        depth += 1
+    return out
+
+
+def _derived(task: Task) -> bool:
+    return task.apps[0] not in SHIPPED
+
+
+def data_command(out: Path, apps: Sequence[str], tasks: int, seed: int) -> list[str]:
+    """The `gymfactory run` that exports a training set's dataset: its apps' families (derived ones included), golden only."""
+    exe = shutil.which("gymfactory", path=str(Path(sys.executable).parent)) or "gymfactory"
+    cmd = [exe, "run", "--out", str(out), "--tasks", str(tasks), "--catalogue", "--seed", str(seed), "--agent", "golden",
+           "--golden-sample", "1", "--no-screenshots", "--no-demo-screenshots"]
+    for app in apps:
+        cmd += ["--app", app]
+    return cmd
+
+
+class _Transfer:
+    def __init__(self, config: TransferConfig, manager: EnvironmentManager, store: TrajectoryStore, say):
+        self.config, self.say, self.out = config, say, Path(config.out)
+        self.bench = _Bench(config, manager, store, say)
+        self.manager = manager
+        self.phases_file = self.out / "phases.json"
+        self.phases: dict[str, float] = json.loads(self.phases_file.read_text()) if self.phases_file.is_file() else {}
+
+    def phase(self, name: str, started: float) -> None:
+        """Record how long phase `name` took, the first time it finishes."""
+        self.phases.setdefault(name, round(time.monotonic() - started, 1))
+        self.phases_file.write_text(json.dumps(self.phases, indent=1))
+
+    def held_out(self, split: Split) -> tuple[list[Task], list[Task]]:
+        """(held-out-app instances, held-out-world instances), validated once and cached."""
+        c = self.config
+        started = time.monotonic()
+        synth = SynthConfig(n=int(c.held_out * 1.3) + 8, catalogue=True, apps=split.held_out, seed=c.seed + 1, tasks_per_world=2)
+        apps = spread(self.bench.validated("held-out-apps", synth), c.held_out)
+        worlds: list[Task] = []
+        if c.held_out_worlds:
+            core = split.apps(c.sizes[0])
+            synth = SynthConfig(n=int(c.held_out_worlds * 1.3) + 8, catalogue=True, apps=core, seed=c.seed + 2, tasks_per_world=2)
+            worlds = spread(self.bench.validated("held-out-worlds", synth), c.held_out_worlds)
+        self.phase("held-out tasks", started)
+        return apps, worlds
+
+    def training_set(self, label: str, apps: Sequence[str], n: int) -> Path:
+        """The tasks file of `n` demonstrated tasks spread over `apps`, from the dataset `gymfactory run` exports for them."""
+        picked = self.out / "data" / label / "picked.jsonl"
+        if picked.is_file():
+            return picked
+        started = time.monotonic()
+        run = self.out / "data" / label / "run"
+        cmd = data_command(run, apps, int(n * 1.25) + 8, self.config.seed)
+        run.parent.mkdir(parents=True, exist_ok=True)
+        (run.parent / "command.txt").write_text(" ".join(cmd) + "\n")
+        self.say(f"{label}: gymfactory run --catalogue over {len(apps)} apps ({run})")
+        done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"{label}: `gymfactory run` failed (exit {done.returncode}); its command is in {run.parent}/command.txt, "
+                               f"and a rerun resumes it:\n{done.stderr[-2000:]}")
+        tasks = dataset_tasks(run / "dataset")
+        demonstrated = {d.task.id for d in dataset_demos(run / "dataset", tasks)}
+        chosen = spread([t for t in tasks if t.id in demonstrated], n)
+        if len(chosen) < n:
+            self.say(f"  {label}: only {len(chosen)} demonstrated tasks of the {n} asked")
+        save_tasks(chosen, picked)
+        self.phase(f"data {label}", started)
+        return picked
+
+    def sft(self, label: str, tasks: Path) -> Path:
+        """The SFT checkpoint of the reference model on the set's demonstrations (resumed when already written)."""
+        c = self.config
+        run_dir = self.out / "train" / label
+        if ckpt.latest(run_dir) is not None:
+            return ckpt.checkpoint_dir(run_dir, None)
+        started = time.monotonic()
+        if run_dir.exists():
+            shutil.rmtree(run_dir)  # an SFT cut short has no checkpoint to resume from
+        tc = TrainConfig(tasks=tasks, demonstrations=tasks.parent / "run" / "dataset", out=run_dir, policy=c.policy,
+                         trainable_layers=c.trainable_layers, sft_epochs=c.sft_epochs, sft_lr=c.sft_lr, sft_batch=4, grpo_steps=0,
+                         held_out=0.0, zero_shot=False, max_steps=c.max_steps, max_new_tokens=32, micro_batch=1,
+                         concurrency=c.concurrency, seed=c.seed, view=c.view)
+        train(tc, log=self.say, manager=self.manager)
+        self.phase(f"sft {label}", started)
+        return ckpt.checkpoint_dir(run_dir, None)
+
+    def evaluate(self, label: str, model: str, split: str, tasks: list[Task]) -> dict:
+        started = time.monotonic()
+        row = self.bench.evaluate(label, model, split, tasks)
+        self.phase(f"eval {label} {split}", started)
+        return row
+
+    def miniwob(self, label: str, agent: str, model: str | None, timer: str) -> dict:
+        """MiniWoB++ episodes of one agent (greedy), cached in OUT/miniwob."""
+        from runtime.adapters.benchmark import EvalConfig, run as run_miniwob, summary
+
+        path = self.out / "miniwob" / f"{label}-timer-{timer}.json"
+        if path.is_file():
+            return json.loads(path.read_text())
+        c = self.config
+        started = time.monotonic()
+        self.say(f"MiniWoB++: {label}, timer {timer}")
+        options = AgentOptions(model=model, temperature=0.0, seed=c.seed, view=c.view)
+        results = run_miniwob(EvalConfig(agent=agent, tasks=c.miniwob_tasks, seeds=c.miniwob_seeds, max_steps=c.max_steps,
+                                         concurrency=c.concurrency, options=options, episode_timer=timer == "on",
+                                         store=self.out / "miniwob" / "trajectories.db"))
+        row = {"label": label, "timer": timer, "summary": summary(results), "episodes": [r.model_dump() for r in results],
+               "seconds": round(time.monotonic() - started, 1)}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(row, indent=1))
+        self.phase(f"miniwob {label} timer {timer}", started)
+        return row
+
+
+def _size_label(size: int, split: Split, demos: int, base: int) -> str:
+    apps = size or len(split.order)
+    return f"apps-{apps}" + (f"-x{demos}" if demos != base else "")
+
+
+def run(config: TransferConfig, say=print) -> dict:
+    """The whole benchmark, resumable; returns (and writes to OUT/transfer.json and OUT/transfer.md) what it measured."""
+    out = Path(config.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(config.model_dump_json(indent=1))
+    split = split_apps(config.seed)
+    (out / "split.json").write_text(split.model_dump_json(indent=1))
+    say(f"held out: {len(split.held_out_hand_made)} hand-made and {len(split.held_out_compiled)} compiled apps; "
+        f"{len(split.order)} apps to train on")
+    points = [(size, config.demos) for size in config.sizes] + ([(config.sizes[-1], config.volume)] if config.volume else [])
+    evals: dict[tuple[str, str], dict] = {}
+    miniwob: dict[tuple[str, str], dict] = {}
+    sets: dict[str, dict] = {}
+    with EnvironmentManager(screenshots=out / "objects") as manager:
+        store = TrajectoryStore(out / "trajectories.db")
+        try:
+            t = _Transfer(config, manager, store, say)
+            apps_tasks, world_tasks = t.held_out(split)
+            save_tasks(apps_tasks, out / "tasks" / "held-out-apps.picked.jsonl")
+            splits = {"apps": apps_tasks, "worlds": world_tasks} if world_tasks else {"apps": apps_tasks}
+            say(f"held-out instances: {len(apps_tasks)} of {len({x.apps[0] for x in apps_tasks})} unseen apps, "
+                f"{len(world_tasks)} in unseen worlds")
+
+            def report() -> dict:
+                result = _result(config, split, evals, miniwob, sets, t.phases)
+                (out / "transfer.json").write_text(json.dumps(result, indent=1, default=str))
+                (out / "transfer.md").write_text(markdown(result))
+                return result
+
+            evals[("zero-shot", "apps")] = t.evaluate("zero-shot", config.policy, "apps", apps_tasks)
+            report()
+            checkpoints = {"zero-shot": config.policy}
+            for size, demos in points:
+                label = _size_label(size, split, demos, config.demos)
+                tasks_file = t.training_set(label, split.apps(size), demos)
+                chosen = load_tasks(tasks_file)
+                sets[label] = {"apps": len(split.apps(size)), "apps_with_demos": len({x.apps[0] for x in chosen}), "demos": len(chosen),
+                               "derived_share": sum(map(_derived, chosen)) / max(1, len(chosen))}
+                checkpoints[label] = str(t.sft(label, tasks_file))
+                sets[label]["train"] = _train_row(out / "train" / label)
+                for name, tasks in splits.items():
+                    evals[(label, name)] = t.evaluate(label, checkpoints[label], name, tasks)
+                report()
+            if "worlds" in splits:
+                evals[("zero-shot", "worlds")] = t.evaluate("zero-shot", config.policy, "worlds", world_tasks)
+                report()
+            if config.miniwob:
+                for timer in config.miniwob_timers:
+                    miniwob[("random", timer)] = t.miniwob("random", "random", None, timer)
+                    for label, model in checkpoints.items():
+                        miniwob[(label, timer)] = t.miniwob(label, "reference", model, timer)
+                        report()
+            result = report()
+        finally:
+            store.close()
+    _check_no_miniwob_in_training(out, miniwob)
+    return result
+
+
+def _train_row(run_dir: Path) -> dict:
+    rows = [json.loads(x) for x in (run_dir / "metrics.jsonl").read_text().splitlines()] if (run_dir / "metrics.jsonl").is_file() else []
+    sft = [r for r in rows if r.get("phase") == "sft"]
+    state = ckpt.read_state(ckpt.checkpoint_dir(run_dir, None)) if ckpt.latest(run_dir) else {}
+    return {"loss_before": state.get("sft_loss_before"), "loss_after": state.get("sft_loss_after"),
+            "tokens_per_s": [round(r["tokens_per_s"]) for r in sft]}
+
+
+def training_rows(out: Path) -> list[dict]:
+    """Every demonstration step the benchmark's training sets hold: task id, instruction, URL, accessibility text."""
+    rows = []
+    for picked in sorted((out / "data").glob("*/picked.jsonl")):
+        tasks = load_tasks(picked)
+        for demo in dataset_demos(picked.parent / "run" / "dataset", tasks):
+            rows += [{"task_id": demo.task.id, "instruction": demo.task.instruction, "url": turn.observation.url,
+                      "axtree": turn.observation.axtree} for turn in demo.turns]
+    return rows
+
+
+def miniwob_leaks(rows: Sequence[dict], utterances: Sequence[str]) -> list[str]:
+    """Training rows that hold anything of MiniWoB++: one of its pages (a file:// URL or its html folder), or the
+    utterance of an evaluated episode as an instruction or on a page. Empty when the training data is clean."""
+    said = {u.strip().casefold() for u in utterances if u and u.strip()}
+    out = []
+    for row in rows:
+        url = row["url"].casefold()
+        if url.startswith("file:") or "miniwob" in url:
+            out.append(f"{row['task_id']}: a MiniWoB page ({row['url']})")
+        elif row["instruction"].strip().casefold() in said:
+            out.append(f"{row['task_id']}: a MiniWoB utterance as its instruction ({row['instruction']!r})")
+        elif any(u in row["axtree"].casefold() for u in said if len(u) > 24):
+            out.append(f"{row['task_id']}: a MiniWoB utterance on its page")
+    return out
+
+
+def _check_no_miniwob_in_training(out: Path, miniwob: dict) -> None:
+    path = out / "miniwob" / "trajectories.db"
+    utterances: list[str] = []
+    if path.is_file() and miniwob:
+        store = TrajectoryStore(path)
+        try:
+            utterances = [a.info.get("task", {}).get("instruction", "") for a in store.attempts()]
+        finally:
+            store.close()
+    leaks = miniwob_leaks(training_rows(out), utterances)
+    (out / "leaks.json").write_text(json.dumps({"utterances_checked": len(utterances), "leaks": leaks}, indent=1))
+    if leaks:
+        raise RuntimeError(f"MiniWoB++ data found in training: {leaks[:5]} (all in {out}/leaks.json)")
+
+
+def _result(config: TransferConfig, split: Split, evals: dict, miniwob: dict, sets: dict, phases: dict) -> dict:
+    rows = []
+    for (label, name), row in evals.items():
+        rates = _rates(row, config.seed)
+        derived = [float(bool(i["greedy"])) for tid, i in row["instances"].items() if i["greedy"] is not None and "." in tid
+                   and tid.split(".")[0] not in SHIPPED]
+        hand = [float(bool(i["greedy"])) for tid, i in row["instances"].items() if i["greedy"] is not None and tid.split(".")[0] in SHIPPED]
+        attempts = max(1, len(row["instances"]) * config.pass_k)
+        rows.append({"checkpoint": label, "split": name, **rates, "derived": _share(derived, config.seed), "hand_made": _share(hand, config.seed),
+                     "prompt_tokens_per_attempt": row["tokens"]["prompt_tokens"] / attempts, "seconds": row["seconds"],
+                     "capabilities": _by_capability(row)})
+    mini = [{"agent": label, "timer": timer, **row["summary"], "seconds": row["seconds"]} for (label, timer), row in miniwob.items()]
+    return {"config": config.model_dump(mode="json"), "split": split.model_dump(), "sets": sets, "rows": rows, "miniwob": mini,
+            "phases": phases}
+
+
+def _share(values: list[float], seed: int) -> dict:
+    lo, hi = bootstrap(values, seed=seed)
+    return {"n": len(values), "rate": sum(values) / max(1, len(values)), "ci": (lo, hi)}
+
+
+def markdown(result: dict) -> str:
+    c, s = result["config"], result["split"]
+    lines = ["# gymfactory bench transfer", "",
+             f"Held out: {len(s['held_out_hand_made'])} hand-made apps ({', '.join(s['held_out_hand_made'])}) and "
+             f"{len(s['held_out_compiled'])} compiled apps; {len(s['order'])} apps to train on. Each training set: "
+             f"{c['demos']} demonstrations from `gymfactory run --catalogue` over its apps; SFT {c['sft_epochs']} epochs at "
+             f"{c['sft_lr']:g}, top {c['trainable_layers']} blocks; view {c['view']}; greedy, {c['max_steps']} steps an attempt; "
+             "95% bootstrap intervals over instances.", "",
+             "| checkpoint | training apps | demos | held-out | n | greedy | 95% CI | derived apps | hand-made apps | prompt tokens/attempt | inference tok/s |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in result["rows"]:
+        st = result["sets"].get(r["checkpoint"], {})
+        d, h = r["derived"], r["hand_made"]
+        lines.append(f"| {r['checkpoint']} | {st.get('apps', 0)} | {st.get('demos', 0)} | {r['split']} | {r['n']} | {100 * r['greedy']:.1f}% | "
+                     f"{100 * r['greedy_ci'][0]:.1f}-{100 * r['greedy_ci'][1]:.1f} | {d['rate'] * 100:.1f}% of {d['n']} | "
+                     f"{h['rate'] * 100:.1f}% of {h['n']} | {r['prompt_tokens_per_attempt']:.0f} | {r['inference_tokens_per_s']:.0f} |")
+    caps = sorted({cap for r in result["rows"] for cap in r["capabilities"]})
+    if caps:
+        lines += ["", "Greedy success per capability (successes/instances):", "",
+                  "| checkpoint (held-out) | " + " | ".join(caps) + " |", "|---|" + "---|" * len(caps)]
+        for r in result["rows"]:
+            per = r["capabilities"]
+            lines.append(f"| {r['checkpoint']} ({r['split']}) | " + " | ".join(f"{per[k][0]}/{per[k][1]}" if k in per else "-" for k in caps) + " |")
+    if result["sets"]:
+        lines += ["", "| training set | apps | apps with demos | demos | derived share | SFT loss | SFT tok/s per epoch |", "|---|---|---|---|---|---|---|"]
+        for label, st in result["sets"].items():
+            tr = st.get("train", {})
+            loss = f"{tr['loss_before']:.3f} -> {tr['loss_after']:.3f}" if tr.get("loss_before") is not None else "-"
+            lines.append(f"| {label} | {st['apps']} | {st['apps_with_demos']} | {st['demos']} | {100 * st['derived_share']:.0f}% | {loss} | "
+                         f"{', '.join(map(str, tr.get('tokens_per_s', [])))} |")
+    if result["miniwob"]:
+        lines += ["", "MiniWoB++ (greedy; timer off: the episode ends at the step bound; on: MiniWoB's own 10 s):", "",
+                  "| agent | timer | episodes | scored | success | mean raw reward | ended by MiniWoB | env errors | seconds |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+        lines += [f"| {m['agent']} | {m['timer']} | {m['episodes']} | {m['scored']} | {100 * m['success_rate']:.1f}% | {m['mean_reward']:.3f} | "
+                  f"{m['ended_by_miniwob']} | {m['env_errors']} | {m['seconds']:.0f} |" for m in result["miniwob"]]
+    lines += ["", "Phases (seconds, each the first time it finished): " + ", ".join(f"{k} {v:.0f}" for k, v in result["phases"].items())]
+    return "\n".join(lines) + "\n"
+
+
+@config_options(TransferConfig)
+def main(config: TransferConfig) -> None:
+    """Held-out-app success of the reference model after SFT on nested sets of more and more apps, and on MiniWoB++."""
+    console = Console()
+    result = run(config, say=console.print)
+    console.print(markdown(result))
+    console.print(f"written: {Path(config.out) / 'transfer.md'}")
+
+
+__all__ = ["Split", "TransferConfig", "data_command", "main", "miniwob_leaks", "run", "split_apps", "spread", "training_rows"]
