@@ -19,7 +19,9 @@ def miniwob_command(
     agent: str = typer.Option("random", "--agent", "-a", help="Agent name (random, openai, anthropic, ...)."),
     task: list[str] = typer.Option([], "--task", help="MiniWoB task names (default: every task that runs from file://)."),
     seeds: int = typer.Option(1, min=1, help="Episodes per task (seeds 0..n-1)."),
-    max_steps: int = typer.Option(10, min=1, help="Agent steps per episode (MiniWoB also ends an episode after 10 s)."),
+    max_steps: int = typer.Option(10, min=1, help="Agent steps per episode (MiniWoB also ends an episode after 10 s, unless --no-timer)."),
+    timer: bool = typer.Option(True, "--timer/--no-timer", help="MiniWoB's own 10-second episode timer, as it ships; --no-timer "
+                               "leaves only --max-steps to end an episode, as suites evaluate slow agents (a CPU model)."),
     concurrency: int = typer.Option(4, min=1, max=16, help="Pages at once."),
     model: str | None = typer.Option(None, help="Model name for LLM agents."),
     out: Path | None = typer.Option(None, help="Write every episode as JSONL here."),
@@ -40,7 +42,7 @@ def miniwob_command(
                              "the miniwob package's file:// tasks)")
         check_name("MiniWoB task", name, known)  # a typo: one line with near names
     config = EvalConfig(agent=agent, tasks=tuple(task), seeds=seeds, max_steps=max_steps, concurrency=concurrency,
-                        options=AgentOptions(model=model))
+                        episode_timer=timer, options=AgentOptions(model=model))
     check_agent_fits(config)  # refused in one line before the progress bar starts
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console) as bar:
         job = bar.add_task(f"MiniWoB++ episodes ({agent})", total=len(config.tasks or known) * seeds)

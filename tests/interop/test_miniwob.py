@@ -72,6 +72,25 @@ def test_seed_fixes_the_utterance_and_miniwob_scores_the_episode(host, tmp_path)
         store.close()
 
 
+def test_with_the_timer_off_miniwob_never_ends_or_discounts_an_episode_for_time(host, tmp_path):
+    """MiniWoB scales a reward down by the time taken over its 10-second limit; with the timer off the limit is a day."""
+    store = TrajectoryStore(str(tmp_path / "t.db"))
+    rewards = {}
+    try:
+        for timer in (True, False):
+            session = MiniWoBSession(host, "click-test", timer=timer)
+            try:
+                task = session.prepare(seed=3)
+                result = run_attempt(session, task, _ClickByName("Click Me!"), store, max_steps=5)
+                assert result.status == "success"
+                rewards[timer] = session.metadata.env_reward
+            finally:
+                session.close()
+    finally:
+        store.close()
+    assert rewards[True] < 0.9999 and rewards[False] > 0.99999, rewards
+
+
 def test_random_agent_over_several_tasks_with_env_errors_apart(tmp_path):
     names = ("click-button", "click-link", "enter-text", "focus-text")
     results = run(EvalConfig(agent="random", tasks=names, seeds=1, max_steps=5, concurrency=2, store=tmp_path / "t.db"))
