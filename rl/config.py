@@ -64,6 +64,9 @@ class TrainConfig(BaseModel):
     def _policy_source(self) -> "TrainConfig":
         if self.policy is not None and self.init_tiny:
             raise ValueError("give --policy NAME_OR_PATH or --init-tiny, not both")
+        if self.demonstrations is not None and not (Path(self.demonstrations) / "demonstrations").is_dir():
+            raise ValueError(f"--demonstrations {self.demonstrations}: not a dataset folder with a demonstrations config "
+                             "(give `gymfactory run`'s OUT/dataset)")
         return self
 
     def start(self) -> str | None:

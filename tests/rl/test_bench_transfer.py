@@ -89,3 +89,13 @@ def test_bench_transfer_runs_end_to_end_and_resumes(tmp_path):
     assert again.exit_code == 0, again.output
     assert {p.name: p.stat().st_mtime_ns for p in (out / "evals").iterdir()} == stamps  # nothing evaluated twice
     assert f"{label}: gymfactory run" in result.output and f"{label}: gymfactory run" not in again.output  # the data was cached
+
+
+def test_training_on_a_folder_that_is_no_dataset_is_refused_naming_it(tmp_path):
+    from rl.config import TrainConfig
+    from rl.demos import DemonstrationsError, dataset_demos
+
+    with pytest.raises(ValidationError, match="--demonstrations .*not a dataset folder"):
+        TrainConfig(tasks=tmp_path / "t.jsonl", out=tmp_path / "o", demonstrations=tmp_path)
+    with pytest.raises(DemonstrationsError, match="no demonstrations config"):
+        dataset_demos(tmp_path, notes_instances(1, seed=1))
