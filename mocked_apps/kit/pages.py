@@ -68,25 +68,38 @@ class Column:
     sub: Callable[[Any, Ctx], Any] | None = None
     cls: str = ""
 
-    def cell(self, row: Any, ctx: Ctx) -> Markup:
+    def content(self, row: Any, ctx: Ctx) -> Markup:
         raw = getattr(row, self.value) if isinstance(self.value, str) else self.value(row, ctx)
         text = escape("—" if raw in (None, "") else raw)
         if self.link is not None:
             text = Markup('<a href="{}">{}</a>').format(ctx["url"](self.link(row, ctx)), text)
         if self.sub is not None and (sub := self.sub(row, ctx)):
             text += Markup('<div class="muted small">{}</div>').format(sub)
+        return text
+
+    def cell(self, row: Any, ctx: Ctx) -> Markup:
+        text = self.content(row, ctx)
         return Markup('<td class="{}">{}</td>').format(self.cls, text) if self.cls else Markup("<td>{}</td>").format(text)
+
+    def card_fact(self, row: Any, ctx: Ctx) -> Markup:
+        """The cell on a card: its column's label beside it (a card has no header row)."""
+        return Markup('<div class="{}"><dt>{}</dt><dd>{}</dd></div>').format(self.cls, self.label, self.content(row, ctx))
 
 
 @dataclass(frozen=True)
 class Table:
     """Columns and the line shown when there are no rows; `html(rows, ctx)` renders it (list pages, and any
-    template that shows the same rows, e.g. recent activity on a home page)."""
+    template that shows the same rows, e.g. recent activity on a home page). `cards=True` (a variant's list form,
+    on `table_page`) shows each row as a card of labelled facts instead."""
 
     columns: Sequence[Column]
     empty: str = "Nothing here yet."
 
-    def html(self, rows: Sequence[Any], ctx: Ctx, empty: str | None = None) -> Markup:
+    def html(self, rows: Sequence[Any], ctx: Ctx, empty: str | None = None, cards: bool = False) -> Markup:
+        if cards:
+            items = Markup("").join(Markup('<li class="rcard"><dl>{}</dl></li>').format(
+                Markup("").join(c.card_fact(r, ctx) for c in self.columns)) for r in rows)
+            return Markup('<ul class="rcards">{}</ul>').format(items or Markup('<li class="muted">{}</li>').format(empty or self.empty))
         head = Markup("").join(Markup('<th class="{}">{}</th>').format(c.cls, c.label) for c in self.columns)
         body = Markup("").join(Markup("<tr>{}</tr>").format(Markup("").join(c.cell(r, ctx) for c in self.columns))
                                for r in rows)
@@ -277,7 +290,8 @@ def table_page(router: APIRouter, path: str, *, model: Any, title: str | Callabl
         rows = gym.db.exec(stmt.order_by(*order).offset((number - 1) * page_size).limit(page_size)).all()
         count = f"{total} {noun[0] if total == 1 else noun[1]}" + (
             f" match{'es' if total == 1 else ''} your filters" if values else "") + (f" · page {number} of {pages}" if pages > 1 else "")
-        return gym.render(template, layout=layout, title=_call(title, ctx), ctx=ctx, rows=rows, table=table.html(rows, ctx),
+        cards = gym.variant is not None and gym.variant.lists == "cards"
+        return gym.render(template, layout=layout, title=_call(title, ctx), ctx=ctx, rows=rows, table=table.html(rows, ctx, cards=cards),
                           controls=[c for f in filters for c in f.controls(gym, values)], active=bool(values), count=count,
                           query=_query(values), page=number, pages=pages, pager=pager, path=request.url.path[len(gym.base):],
                           actions=actions, search_q=values.get("q", ""), **{k: v for k, v in ctx.items() if k != "url"})

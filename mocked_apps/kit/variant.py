@@ -7,7 +7,8 @@ changes how a compiled app looks and words its own controls, never what it holds
 - theme: palette, font, density, corners, header;
 - layout: navigation in a sidebar, top tabs or a bottom bar; record lists as a table or as cards;
 - icon-only controls (navigation, the search and "new" buttons), each keeping its accessible name;
-- the kit's own words by synonyms ("Search" / "Find" / "Look up", "Remove" / "Delete" / "Trash");
+- the kit's own words by synonyms ("Search" / "Find" / "Look up", "Remove" / "Delete" / "Trash"); a hand-made app
+  that draws a synonym ("Dashboard", "Reserve") says it through the same vocabulary, so its variants reword it too;
 - the date format (always one a person reads unambiguously: never 03/04).
 
 Variant 0 is the app as its spec draws it. An instance gets a variant through its seed's reserved key
@@ -51,6 +52,9 @@ WORDS: dict[str, tuple[str, ...]] = {
 }
 """The kit's own words and their synonyms (the first is the kit's); a variant picks one of each."""
 
+_GROUP: dict[str, str] = {word: kit for kit, options in WORDS.items() for word in options}
+"""Any word of a synonym group -> its kit word (each word is in one group)."""
+
 # palettes readable by the checker's contrast rules: dark ink on a light background, white text on the accent
 PALETTES: dict[str, tuple[str, str, str, str]] = {  # name -> accent, background, surface, ink
     "harbour": ("#1f5fbf", "#f4f6fa", "#ffffff", "#1b2230"),
@@ -89,8 +93,10 @@ class Variant(BaseModel):
     words: dict[str, str] = Field(description="Kit word -> this variant's word for it.")
 
     def word(self, text: str) -> str:
-        """This variant's word for a kit word (the word itself when the variant keeps it or it is not a kit word)."""
-        return self.words.get(text, text)
+        """This variant's word for a kit word or any of its synonyms: a hand-made app that draws "Dashboard" reads
+        "Home" or "Overview" in other variants, as a compiled app's "Home" does. Any other text comes back as it is."""
+        kit = _GROUP.get(text)
+        return self.words.get(kit, text) if kit is not None else text
 
     @property
     def colors(self) -> tuple[str, str, str, str]:
