@@ -52,7 +52,7 @@ def transfer(from_label: str, to_label: str, amount_text: str) -> str:
 
 
 def search_transactions(text: str) -> str:
-    return f'env.fill("Search transactions", {text!r})\nenv.press("Enter")'
+    return f'env.fill(env.word("Search") + " transactions", {text!r})\nenv.press("Enter")'
 
 
 def new_payments_source(fn: str) -> str:

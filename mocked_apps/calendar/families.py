@@ -44,7 +44,7 @@ class RsvpYes(Family):
 
     def golden(self, req: Requirements) -> str:
         title = req.answer_context["title"]
-        return solve_source(f'env.fill("Search events", {title!r})', 'env.press("Enter")', f'env.click({title!r}, role="link")',
+        return solve_source(f'env.fill(env.word("Search") + " events", {title!r})', 'env.press("Enter")', f'env.click({title!r}, role="link")',
                             'env.click("Yes", role="button")')
 
     verifier_template = '''
@@ -140,7 +140,7 @@ def _in_agenda(world: World, events: list[dict]) -> list[dict]:
 
 def _open_event(title: str, search: str | None = None) -> str:
     """Search the calendar for `search` (the title by default) and open the event titled `title` among the results."""
-    return "\n".join([f'env.fill("Search events", {search or title!r})', 'env.press("Enter")', f'env.click({title!r}, role="link")'])
+    return "\n".join([f'env.fill(env.word("Search") + " events", {search or title!r})', 'env.press("Enter")', f'env.click({title!r}, role="link")'])
 
 
 def _through_agenda(title: str) -> tuple[str, ...]:

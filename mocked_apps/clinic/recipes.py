@@ -33,14 +33,14 @@ def search(specialty: str, day: str, insurance: str | None = None) -> str:
     """From anywhere in the app: search a specialty on a day (ISO), in a carrier's network when given."""
     return "\n".join([
         'env.click("Find care", role="link")', f'env.select("Specialty", {specialty!r})', f'env.fill("Date", {day!r})',
-        f'env.select("Insurance", {insurance or ANY_INSURANCE!r})', 'env.click("Find doctors", role="button")'])
+        f'env.select("Insurance", {insurance or ANY_INSURANCE!r})', 'env.click(env.word("Find") + " doctors", role="button")'])
 
 
 def book(doctor: str, time: str, patient: str, reason: str, insurance: str) -> str:
     """From search results or a doctor's page: book `doctor` at `time` (HH:MM) for `patient`, with a reason and a carrier."""
     return "\n".join([
         f'env.click("Book {doctor} at {time}", role="link")', f'env.check({patient!r}, True)', f'env.select("Reason for visit", {reason!r})',
-        f'env.select("Insurance", {insurance!r})', 'env.click("Book appointment", role="button")'])
+        f'env.select("Insurance", {insurance!r})', 'env.click(env.word("Book") + " appointment", role="button")'])
 
 
 def open_visit(doctor: str, start: datetime) -> str:

@@ -32,12 +32,12 @@ def open_app() -> str:
 
 def open_video(title: str) -> str:
     """Find a video by its title with the search box and open it."""
-    return "\n".join([f'env.fill("Search videos", {title!r})', 'env.press("Enter")', f"env.click({title!r}, role='link')"])
+    return "\n".join([f'env.fill(env.word("Search") + " videos", {title!r})', 'env.press("Enter")', f"env.click({title!r}, role='link')"])
 
 
 def open_through_creator(creator: str, title: str) -> str:
     """Find a creator with the search box and open one of their videos from their profile."""
-    return "\n".join([f'env.fill("Search videos", {creator!r})', 'env.press("Enter")', f'env.click({creator!r}, role="link")',
+    return "\n".join([f'env.fill(env.word("Search") + " videos", {creator!r})', 'env.press("Enter")', f'env.click({creator!r}, role="link")',
                       f'env.click({title!r}, role="link")'])
 
 
@@ -65,7 +65,7 @@ def follow_creator(name: str) -> str:
 def share_to(names: list[str], message: str) -> str:
     """On a video's page: send it to the contacts `names` with `message`."""
     return "\n".join(['env.click("Share", role="link")', *[f"env.check({n!r}, True)" for n in names],
-                      f'env.fill("Message", {message!r})', 'env.click("Send", role="button")'])
+                      f'env.fill("Message", {message!r})', 'env.click(env.word("Send"), role="button")'])
 
 
 def post_video(clip: str, title: str, caption: str, tags: str, visibility: str, comments: bool) -> str:

@@ -15,7 +15,7 @@ def open_app() -> str:
 
 def open_course(code: str, name: str) -> str:
     """From anywhere in the app: the course's modules, through its dashboard card."""
-    return "\n".join(['env.click("Dashboard", role="link")', f'env.click({code + " " + name!r}, role="link")'])
+    return "\n".join(['env.click(env.word("Dashboard"), role="link")', f'env.click({code + " " + name!r}, role="link")'])
 
 
 def open_assignment(code: str, name: str, title: str) -> str:

@@ -13,7 +13,7 @@ def open_app() -> str:
 
 def open_file(name: str) -> str:
     """Find a file by name with the search box and open it."""
-    return f'env.fill("Search in Drive", {name!r})\nenv.press("Enter")\nenv.click({name!r}, role="link")'
+    return f'env.fill(env.word("Search") + " in Drive", {name!r})\nenv.press("Enter")\nenv.click({name!r}, role="link")'
 
 
 def add_table_row(row: int, columns: list[str], cells: list[str]) -> str:

@@ -30,7 +30,7 @@ def open_restaurant(name: str) -> str:
 def add_item(item: str, options: list[str], quantity: int) -> str:
     """On a restaurant's menu: open the item, tick `options` (names), set the quantity, add it to the cart."""
     return "\n".join([f'env.click("Add {item}", role="link")', *[f"env.check({o!r}, True)" for o in options],
-                      f'env.fill("Quantity", {str(quantity)!r})', 'env.click("Add to cart", role="button")'])
+                      f'env.fill("Quantity", {str(quantity)!r})', 'env.click(env.word("Add to cart"), role="button")'])
 
 
 def checkout(method: str, coupon: str | None = None) -> str:
@@ -38,7 +38,7 @@ def checkout(method: str, coupon: str | None = None) -> str:
     steps = ['env.click("Cart", role="link")']
     if coupon:
         steps.append(f'env.select("Coupon", {coupon!r})')
-    return "\n".join([*steps, f'env.select("Payment method", {method!r})', 'env.click("Place order", role="button")'])
+    return "\n".join([*steps, f'env.select("Payment method", {method!r})', 'env.click(env.word("Place order"), role="button")'])
 
 
 def reorder(number: str) -> str:

@@ -123,7 +123,7 @@ def _emailed(world: World) -> list:
 
 def _search(words: str) -> tuple[str, ...]:
     """Search the mailbox for `words`."""
-    return f'env.fill("Search mail", {words!r})', 'env.press("Enter")'
+    return f'env.fill(env.word("Search") + " mail", {words!r})', 'env.press("Enter")'
 
 
 class InvoiceAmount(AnswerFamily):

@@ -17,17 +17,17 @@ def open_app() -> str:
 
 def open_thread(subject: str) -> str:
     """Find a thread by its subject with the search box and open it."""
-    return f'env.fill("Search mail", {subject!r})\nenv.press("Enter")\nenv.click({subject!r}, role="link")'
+    return f'env.fill(env.word("Search") + " mail", {subject!r})\nenv.press("Enter")\nenv.click({subject!r}, role="link")'
 
 
 def reply(body: str) -> str:
     """Reply to the open thread with `body`."""
-    return f'env.click("Reply", role="link")\nenv.fill("Body", {body!r})\nenv.click("Send", role="button")'
+    return f'env.click("Reply", role="link")\nenv.fill("Body", {body!r})\nenv.click(env.word("Send"), role="button")'
 
 
 def forward(to: str) -> str:
     """Forward the open thread's message, attachments kept, to `to`."""
-    return f'env.click("Forward", role="link")\nenv.fill("To", {to!r})\nenv.click("Send", role="button")'
+    return f'env.click("Forward", role="link")\nenv.fill("To", {to!r})\nenv.click(env.word("Send"), role="button")'
 
 
 def thread_of_source(fn: str = "_thread_of") -> str:

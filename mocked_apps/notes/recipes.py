@@ -15,12 +15,12 @@ def open_app() -> str:
 
 def open_note(title: str) -> str:
     """Find a note by its title with the search box and open it."""
-    return "\n".join([f'env.fill("Search notes", {title!r})', 'env.press("Enter")', f"env.click({title!r}, role='link')"])
+    return "\n".join([f'env.fill(env.word("Search") + " notes", {title!r})', 'env.press("Enter")', f"env.click({title!r}, role='link')"])
 
 
 def open_through_author(author: str, title: str) -> str:
     """Find an author with the search box and open one of their notes from their profile."""
-    return "\n".join([f'env.fill("Search notes", {author!r})', 'env.press("Enter")', f'env.click({author!r}, role="link")',
+    return "\n".join([f'env.fill(env.word("Search") + " notes", {author!r})', 'env.press("Enter")', f'env.click({author!r}, role="link")',
                       f'env.click({title!r}, role="link")'])
 
 

@@ -358,7 +358,7 @@ class OpenTaskCount(AnswerFamily):
     def routes(self, c: dict) -> tuple[Steps, Steps]:
         """Start from Home, filter the board the same way, and answer in words."""
         route = (projects.open_project(c["project"]), *_filter_to(c["assignee"]))
-        return route, ('env.click("Home", role="link")', *route)
+        return route, ('env.click(env.word("Home"), role="link")', *route)
 
     def said(self, c: dict) -> str:
         return f"{c['count_text'].capitalize()} unfinished tasks."

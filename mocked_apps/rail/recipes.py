@@ -32,8 +32,8 @@ def open_app() -> str:
 def search(origin: str, destination: str, day: str) -> str:
     """Search the trains of a route on a date (ISO)."""
     return "\n".join([
-        'env.click("Search", role="link")', f'env.select("From", {origin!r})', f'env.select("To", {destination!r})',
-        f'env.fill("Travel date", {day!r})', 'env.click("Search trains", role="button")'])
+        'env.click(env.word("Search"), role="link")', f'env.select("From", {origin!r})', f'env.select("To", {destination!r})',
+        f'env.fill("Travel date", {day!r})', 'env.click(env.word("Search") + " trains", role="button")'])
 
 
 def book(number: str, seat_class: str, passengers: list[str], others: list[str], method: str) -> str:

@@ -14,7 +14,7 @@ def open_app() -> str:
 
 def open_business(name: str) -> str:
     """Find a business with the search box and open its page."""
-    return f'env.fill("Search places", {name!r})\nenv.press("Enter")\nenv.click({name!r}, role="link")'
+    return f'env.fill(env.word("Search") + " places", {name!r})\nenv.press("Enter")\nenv.click({name!r}, role="link")'
 
 
 def open_category(name: str) -> str:

@@ -28,7 +28,7 @@ def open_app() -> str:
 
 def where_to(pickup: str, dropoff: str) -> str:
     """From the home page: choose the pickup and the destination (place names) and see the classes' prices."""
-    return "\n".join(['env.click("Book", role="link")', f'env.select("From", {pickup!r})', f'env.select("To", {dropoff!r})',
+    return "\n".join(['env.click(env.word("Book"), role="link")', f'env.select("From", {pickup!r})', f'env.select("To", {dropoff!r})',
                       'env.click("See prices", role="button")'])
 
 

@@ -47,7 +47,7 @@ def open_app() -> str:
 
 def open_product(name: str) -> str:
     """Search the catalogue for a product by name and open its page."""
-    return "\n".join([f'env.fill("Search the shop", {name!r})', 'env.press("Enter")', f"env.click({name!r}, role='link')"])
+    return "\n".join([f'env.fill(env.word("Search") + " the shop", {name!r})', 'env.press("Enter")', f"env.click({name!r}, role='link')"])
 
 
 def add_to_cart(colour: str, size: str, quantity: int) -> str:
@@ -55,7 +55,7 @@ def add_to_cart(colour: str, size: str, quantity: int) -> str:
     steps = [f"env.click({colour!r}, role='link')"]
     if size != "One size":
         steps.append(f"env.check({size!r}, True)")
-    return "\n".join([*steps, f'env.fill("Quantity", {str(quantity)!r})', 'env.click("Add to cart", role="button")'])
+    return "\n".join([*steps, f'env.fill("Quantity", {str(quantity)!r})', 'env.click(env.word("Add to cart"), role="button")'])
 
 
 def checkout(address: str, speed: str, method: str) -> str:

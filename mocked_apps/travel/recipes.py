@@ -37,7 +37,7 @@ def search_flights(origin_label: str, destination_label: str, day: str, travelle
     return "\n".join([
         'env.click("Flights", role="link")', f'env.select("From", {origin_label!r})', f'env.select("To", {destination_label!r})',
         f'env.fill("Departure date", {day!r})', f'env.fill("Travellers", {str(travellers)!r})', f'env.select("Cabin", {cabin!r})',
-        'env.click("Search flights", role="button")'])
+        'env.click(env.word("Search") + " flights", role="button")'])
 
 
 def select_fare(number: str, cabin: str) -> str:
@@ -48,12 +48,12 @@ def select_fare(number: str, cabin: str) -> str:
 def search_stays(city: str, check_in: str, nights: int, guests: int = 1) -> str:
     return "\n".join([
         'env.click("Stays", role="link")', f'env.select("Destination", {city!r})', f'env.fill("Check-in", {check_in!r})',
-        f'env.fill("Nights", {str(nights)!r})', f'env.fill("Guests", {str(guests)!r})', 'env.click("Search stays", role="button")'])
+        f'env.fill("Nights", {str(nights)!r})', f'env.fill("Guests", {str(guests)!r})', 'env.click(env.word("Search") + " stays", role="button")'])
 
 
 def reserve(hotel: str, room: str) -> str:
     """From stay results: open a hotel and reserve one of its room types."""
-    return f'env.click("See rooms at {hotel}", role="link")\nenv.click("Reserve {room}", role="link")'
+    return f'env.click("See rooms at {hotel}", role="link")\nenv.click(env.word("Reserve") + {" " + room!r}, role="link")'
 
 
 def book_and_pay(method: str, trip: str = "New trip") -> str:
