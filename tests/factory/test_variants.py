@@ -72,17 +72,49 @@ def test_a_compiled_app_in_a_variant_looks_and_words_otherwise_and_holds_the_sam
         assert PALETTES[v.palette][0] in varied_page and "Search appointments" not in varied_page
 
 
-def test_a_hand_made_app_in_a_variant_takes_the_palette_and_keeps_its_words():
-    seed = _seed_where(palette="forest")
-    with AppServer("mocked_apps.notes") as server, httpx.Client(follow_redirects=True, timeout=30) as http:
+def test_a_hand_made_app_draws_synonyms_of_the_kit_words_and_a_variant_rewords_them():
+    assert len({w for options in WORDS.values() for w in options}) == sum(map(len, WORDS.values()))  # one group a word
+    v = variant_of(_seed_where(words={"Home": "Overview", "Search": "Look up"}))
+    assert v.word("Dashboard") == v.word("Home") == "Overview"  # courses draws "Dashboard"
+    assert v.word("Find") == "Look up" and v.word("Find care") == "Find care"  # a phrase is not a kit word
+
+
+_BOTTOM_CARDS_FIND = _seed_where(nav="bottom", lists="cards", words={"Search": "Find"})
+
+
+def test_a_hand_made_app_in_a_variant_rewords_moves_its_navigation_and_lists_cards_with_the_same_state():
+    seed = _BOTTOM_CARDS_FIND
+    with AppServer("mocked_apps.bank") as server, httpx.Client(follow_redirects=True, timeout=30) as http:
         plain, varied = server.admin.create(), server.admin.create(variant_seed(seed))
         assert server.admin.state(plain["instance_id"]) == server.admin.state(varied["instance_id"])
-        a = http.get(server.url + plain["url"]).text
-        b = http.get(server.url + varied["url"]).text
-        assert PALETTES["forest"][0] in b and PALETTES["forest"][0] not in a
-        def words(html: str, made: dict) -> str:
-            return re.sub(r"<style>.*?</style>|<body[^>]*>", "", html, flags=re.S).replace(made["instance_id"], "{id}")
-        assert words(a, plain) == words(b, varied)  # same words, same controls
+        a = http.get(server.url + plain["url"].rstrip("/") + "/payees").text
+        b = http.get(server.url + varied["url"].rstrip("/") + "/payees").text
+        assert 'aria-label="Search transactions"' in a and 'aria-label="Find transactions"' in b and "Search transactions" not in b
+        assert a.index("<nav") < a.index("<main") and b.index("</main>") < b.index('<nav class="sidenav navbar"')  # a bar after the page
+        assert '<table class="list">' in a and 'class="rcards"' not in a
+        assert 'class="rcards"' in b and "<dt>Account / reference</dt>" in b and '<table class="list">' not in b
+        assert b.count('href="' + varied["url"].rstrip("/") + '/pay?') == a.count('href="' + plain["url"].rstrip("/") + '/pay?') > 0  # the same controls
+
+
+def test_a_hand_made_golden_passes_in_two_variants_whose_text_differs_and_a_hard_coded_word_fails(manager):
+    """Through the real browser: the golden's observations are the page walker's text, as an agent reads it."""
+    task = synthesize(SynthConfig(n=1, seed=1, families=("bank.client_payment_amount",)))[0]
+    assert 'env.word("Search") + " transactions"' in task.golden
+    seen = {}
+    for seed in (0, _BOTTOM_CARDS_FIND):
+        result = validate_task(task.model_copy(update={"id": f"{task.id}-{seed}", "variant": seed}), manager, FAST)
+        assert result.accepted, (seed, result.detail)
+        seen[seed] = result.golden_steps[0].axtree
+    plain, varied = seen[0], seen[_BOTTOM_CARDS_FIND]
+    assert 'searchbox "Search transactions"' in plain and 'searchbox "Find transactions"' in varied
+    assert 'searchbox "Search transactions"' not in varied
+    lines = lambda text, start: next(i for i, line in enumerate(text.splitlines()) if line.startswith(start))
+    assert lines(plain, "navigation") < lines(plain, "main") and lines(varied, "main") < lines(varied, "navigation")
+    assert "BANKING" in plain and "BANKING" not in varied  # the sidebar's section headings are not on a bar
+    hard = task.model_copy(update={"id": task.id + "-hard", "variant": _BOTTOM_CARDS_FIND,
+                                   "golden": task.golden.replace('env.word("Search") + " transactions"', '"Search transactions"')})
+    rejected = validate_task(hard, manager, FAST)
+    assert not rejected.accepted and "Search transactions" in (rejected.detail or "")
 
 
 def test_a_malformed_variant_entry_is_refused_naming_its_key():
@@ -114,9 +146,10 @@ _TABS_TABLE = _seed_where(lists="table", icons=False, nav="tabs", words={"Search
 
 
 @pytest.mark.parametrize("case", sample([f"{app}@{v}" for app in available() for v in (_CARDS_ICONS_BOTTOM, _TABS_TABLE)], 0,
-                                        always=[f"pawcare@{_CARDS_ICONS_BOTTOM}"]))
+                                        always=[f"pawcare@{_CARDS_ICONS_BOTTOM}", f"bank@{_CARDS_ICONS_BOTTOM}"]))
 def test_the_checker_passes_apps_in_variants_at_both_viewports(case):
-    """One compiled app in a cards + icons + bottom-bar variant; `scripts/test.sh --full`: every app in two variants."""
+    """A compiled and a hand-made app in a cards + icons + bottom-bar variant; `scripts/test.sh --full`: every app in two
+    variants."""
     app, seed = case.split("@")
     seed = int(seed)
     report = check_app(app, variant=seed)
