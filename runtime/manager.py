@@ -18,7 +18,9 @@ from pathlib import Path
 from runtime.backends.base import Backend, DeadlineExceeded, EnvError, LeaseExpired, TaskSetupError
 from runtime import confine
 from runtime.objectstore import ObjectStore
-from runtime.session import Deadlines, Lease, Outcome, Session, SessionSpec
+from runtime.session import Deadlines, Lease, Outcome, PreparedStart, Session, SessionSpec
+
+KEPT_STARTS = 8  # prepared starts kept per session spec between sessions
 
 __all__ = [
     "DeadlineExceeded",
@@ -62,14 +64,22 @@ class EnvironmentManager:
         self.workspace_root = Path(workspace_root) if workspace_root else confine.scratch_folder("gym-workspaces-")
         self.axtree_lines = axtree_lines
         self._sessions: dict[str, Session] = {}
+        self._starts: dict[SessionSpec, list[PreparedStart]] = {}  # closed sessions' prepared starts, for the next ones
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._reaper = threading.Thread(target=self._reap, args=(reap_every_s,), name="gym-lease-reaper", daemon=True)
         self._reaper.start()
 
     def request(self, spec: SessionSpec, lease: Lease | None = None) -> Session:
-        """A new session for `spec`; nothing is provisioned until its first `reset(task)`."""
-        session = Session(self, secrets.token_hex(8), spec, lease or Lease())
+        """A new session for `spec`; nothing is provisioned until its first `reset(task)` (which may find a closed
+        session's prepared start: a page already loading a ready instance)."""
+        with self._lock:
+            starts = self._starts.get(spec)
+            start = starts.pop() if starts else None
+        if start is not None and not start.page.alive():
+            self._drop_start(start)
+            start = None
+        session = Session(self, secrets.token_hex(8), spec, lease or Lease(), start)
         with self._lock:
             self._sessions[session.id] = session
         return session
@@ -83,6 +93,10 @@ class EnvironmentManager:
         self._stop.set()
         for session in self.sessions():
             session.close()
+        with self._lock:
+            starts, self._starts = [s for kept in self._starts.values() for s in kept], {}
+        for start in starts:
+            self._drop_start(start)
         self.backend.close()
         if self._own_workspaces:
             shutil.rmtree(self.workspace_root, ignore_errors=True)
@@ -92,6 +106,19 @@ class EnvironmentManager:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+    def _keep_start(self, spec: SessionSpec, start: PreparedStart) -> None:
+        """Keep a closing session's prepared start for the next session of `spec` (a few per spec; else dropped)."""
+        with self._lock:
+            kept = self._starts.setdefault(spec, [])
+            if len(kept) < KEPT_STARTS and not self._stop.is_set():
+                kept.append(start)
+                return
+        self._drop_start(start)
+
+    def _drop_start(self, start: PreparedStart) -> None:
+        start.page.close()
+        self.backend.release(start.instance)
 
     def _forget(self, session: Session) -> None:
         with self._lock:

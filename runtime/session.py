@@ -7,6 +7,7 @@ import shutil
 import threading
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -37,10 +38,16 @@ class SessionSpec(BaseModel):
     apps: tuple[str, ...] = Field(min_length=1, description="App references, as the tasks name them.")
     form_factor: Literal["desktop", "mobile"] = "desktop"
     screenshots: bool = Field(default=True, description="False for text-only agents: no PNG per observation.")
+    prepare: bool = Field(
+        default=False,
+        description="Single-app sessions: while an attempt runs, load the next attempt's start page on a ready instance "
+        "of the same task, so that the next reset of that task only observes it. For repeated attempts with time "
+        "between resets (rollouts, RL, a Gymnasium env); a reset of another task, or none, wastes one page load.",
+    )
 
     @classmethod
-    def for_task(cls, task: Task, screenshots: bool = True) -> "SessionSpec":
-        return cls(apps=task.apps, form_factor=task.form_factor, screenshots=screenshots)
+    def for_task(cls, task: Task, screenshots: bool = True, prepare: bool = False) -> "SessionSpec":
+        return cls(apps=task.apps, form_factor=task.form_factor, screenshots=screenshots, prepare=prepare)
 
 
 class Lease(BaseModel):
@@ -75,6 +82,14 @@ class Outcome(BaseModel):
     error: str | None = None
 
 
+@dataclass(frozen=True)
+class PreparedStart:
+    """A browser page whose standby page is loading `instance`'s start page, held for the next reset of its task."""
+
+    page: BrowserPage
+    instance: Instance
+
+
 class _Deadline:
     def __init__(self, what: str, seconds: float):
         self.what, self.seconds, self.end = what, seconds, time.monotonic() + seconds
@@ -89,7 +104,8 @@ class _Deadline:
 class Session:
     """One agent's environment. Thread-safe: operations on a session are serialized."""
 
-    def __init__(self, manager: "EnvironmentManager", session_id: str, spec: SessionSpec, lease: Lease):
+    def __init__(self, manager: "EnvironmentManager", session_id: str, spec: SessionSpec, lease: Lease,
+                 start: "PreparedStart | None" = None):
         self.manager = manager
         self.id = session_id
         self.spec = spec
@@ -104,7 +120,9 @@ class Session:
         self.attempt = 0
         self.fault: str | None = None
         self.closed = False
-        self._page: BrowserPage | None = None
+        self._page: BrowserPage | None = start.page if start else None
+        self._prepared: Instance | None = start.instance if start else None  # held, unchanged, its start page on standby
+        self.prepared_resets = 0  # resets that found their start page loaded
         self._lock = threading.RLock()
         self._step = 0
         self._shots = 0
@@ -132,15 +150,21 @@ class Session:
             finally:
                 self._give_back(previous)  # after the new first page is up: less contention on the way there
             self._history_floor = snap["history"]  # back() never leaves this attempt's first page
-            return self._observation(snap, step=0)
+            obs = self._observation(snap, step=0)
+            self._prepare(task, deadline)
+            return obs
 
     def _start(self, task: Task, deadline: _Deadline) -> dict:
         """Provision the task's instances and workspace, and open its first page; returns the page snapshot."""
         self.task, self.answer, self.fault = task, None, None
         self._step, self._done, self._applied, self.attempt = 0, False, {}, self.attempt + 1
         backend = self.manager.backend
+        held, self._prepared = self._prepared, None
+        if held is not None and task.apps != (held.app,):
+            backend.release(held)
+            held = None
         for app in task.apps:
-            self.instances.append(backend.acquire(app, task.app_seed(app), task.clock, deadline.remaining()))
+            self.instances.append(backend.acquire(app, task.app_seed(app), task.clock, deadline.remaining(), held=held))
         self.initial_state = {
             inst.app: inst.initial_state if inst.initial_state is not None else backend.state(inst, deadline.remaining())
             for inst in self.instances
@@ -151,12 +175,27 @@ class Session:
             raise TaskSetupError(f"task {task.id}: {err}") from err
         page = self._ensure_page(deadline)
         start = launcher.LAUNCHER_URL if len(self.instances) > 1 else self.instances[0].url
+        if held is not None and self.instances[0] is held and page.take(start, deadline.remaining()):
+            self.prepared_resets += 1
+            return page.call(self._grab, deadline.remaining())  # loaded while the last attempt ran; observed now
 
         async def first_page(p):
             await p.goto(start, wait_until="load")
             return await self._grab(p)
 
+        page.preload(None)
         return page.call(first_page, deadline.remaining())
+
+    def _prepare(self, task: Task, deadline: _Deadline) -> None:
+        """Hold the next attempt's instance (same seed and clock) and start loading its first page on the standby page."""
+        if not self.spec.prepare or len(task.apps) != 1:
+            return
+        app = task.apps[0]
+        try:
+            self._prepared = self.manager.backend.acquire(app, task.app_seed(app), task.clock, deadline.remaining())
+        except EnvError:
+            return  # only the next reset's head start is lost; that reset meets the fault itself
+        self._page.preload(self._prepared.url)
 
     def observe(self) -> Observation:
         """The current page as an observation (same step index as the last one)."""
@@ -216,14 +255,20 @@ class Session:
         return Final(state=state, initial_state=self.initial_state, answer=self.answer, files=files)
 
     def close(self) -> None:
-        """Give the instances back and close the browser context; idempotent."""
+        """Give the instances back and close the browser context (a prepared start goes to the manager); idempotent."""
         with self._lock:
             if self.closed:
                 return
             self._give_back()
-            if self._page is not None:
-                self._page.close(reuse=self.fault is None)
-                self._page = None
+            prepared, self._prepared = self._prepared, None
+            if prepared is not None and self._page is not None and self.fault is None:
+                self.manager._keep_start(self.spec, PreparedStart(page=self._page, instance=prepared))
+            else:
+                if self._page is not None:
+                    self._page.close(reuse=self.fault is None)
+                if prepared is not None:
+                    self.manager.backend.release(prepared)
+            self._page = None
             self._workspace.remove()
             self.manager._forget(self)
             self.closed = True

@@ -75,6 +75,15 @@ class BrowserPage(Protocol):
 
     def call(self, fn: Callable[[Any], Awaitable[T]], timeout: float) -> T: ...
 
+    def alive(self) -> bool:
+        """Whether the browser and the page still answer."""
+
+    def preload(self, url: str | None) -> None:
+        """Start loading `url` in a standby page of the same context, without waiting; None drops the standby."""
+
+    def take(self, url: str, timeout: float) -> bool:
+        """Swap in the standby page once it has loaded `url`; False (nothing swapped) when it is another URL or failed."""
+
     def close(self, reuse: bool = True) -> None:
         """End the session's use of the page; `reuse=False` after a fault (the backend must not hand it out again)."""
 
@@ -83,8 +92,11 @@ class Backend(ABC):
     """Provisioning behind the environment manager: instances from a warm pool, and browser pages."""
 
     @abstractmethod
-    def acquire(self, app: str, seed: dict | None, clock: str | None, timeout: float) -> Instance:
-        """A ready instance of `app` in the state (seed, clock); recovers a dead app server first."""
+    def acquire(self, app: str, seed: dict | None, clock: str | None, timeout: float, held: Instance | None = None) -> Instance:
+        """A ready instance of `app` in the state (seed, clock); recovers a dead app server first.
+
+        `held`: an instance the caller took earlier and has not changed (a session's prepared next start); it is
+        handed back when it is still in that state on a live server, else given back and another one acquired."""
 
     @abstractmethod
     def release(self, instance: Instance) -> None:

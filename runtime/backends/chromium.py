@@ -169,7 +169,7 @@ async def screenshot_png(page) -> bytes:
 
 
 class ChromiumPage:
-    """A session's context and page in the shared browser."""
+    """A session's context and page in the shared browser, and at most one standby page loading the next start."""
 
     def __init__(self, host: ChromiumHost, context, page, form_factor: str, router: _Router):
         self.host = host
@@ -177,6 +177,73 @@ class ChromiumPage:
         self.page = page
         self.form_factor = form_factor
         self._router = router
+        self._standby = None  # (url, the page loading it, future of that load)
+        self._spare = None  # the page a take() replaced: the next preload loads in it
+
+    def alive(self) -> bool:
+        """Whether the browser and the page still answer (a kept page may outlive its browser)."""
+        return self.host.connected() and not self.page.is_closed()
+
+    def preload(self, url: str | None) -> None:
+        """Start loading `url` in a second page of this context and return at once (`take(url)` swaps it in);
+        None closes that page."""
+        standby, self._standby = self._standby, None
+        self._drop(standby)
+        if url is None:
+            return
+
+        async def _load():
+            page, self._spare = self._spare, None
+            if page is None or page.is_closed():
+                page = await _new_page(self.context)
+            self._standby = (url, page, asyncio.ensure_future(page.goto(url, wait_until="load")))
+
+        try:
+            self.host.run(_load(), 10, "opening a standby page")
+        except (PlaywrightError, DeadlineExceeded):
+            pass  # no standby: take() answers False and the reset loads the page itself
+
+    def take(self, url: str, timeout: float) -> bool:
+        """Make the standby page the session's page if it loaded `url` (waiting for the load to end); else False."""
+        standby, self._standby = self._standby, None
+        if standby is None or standby[0] != url or not self.alive():
+            self._drop(standby)
+            return False
+
+        async def _swap():
+            _, page, loading = standby
+            try:
+                await loading
+            except PlaywrightError:
+                await page.close()
+                return False
+            self._spare, self.page = self.page, page
+            return True
+
+        try:
+            return self.host.run(_swap(), timeout, "taking the standby page")
+        except DeadlineExceeded:
+            self._drop(standby)
+            raise
+
+    def _drop(self, standby) -> None:
+        if standby is None:
+            return
+
+        async def _close():
+            loading = standby[2]
+            if loading.done() and not loading.cancelled():
+                loading.exception()  # a failed load nobody will take: read, so asyncio does not warn
+            loading.cancel()
+            try:
+                await standby[1].close()
+            except PlaywrightError:
+                pass  # the context or browser is gone already
+
+        try:
+            self.host.run(_close(), 10, "closing a standby page")
+        except DeadlineExceeded:
+            pass  # a hung page goes with its context
 
     def call(self, fn: Callable[[Any], Awaitable[T]], timeout: float) -> T:
         """`fn(page)` on the browser loop; a dead browser or closed page is an EnvError."""
@@ -189,9 +256,13 @@ class ChromiumPage:
 
     def close(self, reuse: bool = True) -> None:
         """Park the context for the next session (`reuse`), or close it; never raises."""
+        self.preload(None)
 
         async def _close():
+            spare, self._spare = self._spare, None
             try:
+                if spare is not None:
+                    await spare.close()
                 if reuse:
                     await self.host._park(self.context, self.page, self._router)
                 else:

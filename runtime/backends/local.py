@@ -124,13 +124,17 @@ class LocalBackend(Backend):
                 self.warm(app, task.app_seed(app), task.clock, count)
 
     # ---- Backend ---------------------------------------------------------------------
-    def acquire(self, app: str, seed: dict | None, clock: str | None, timeout: float) -> Instance:
+    def acquire(self, app: str, seed: dict | None, clock: str | None, timeout: float, held: Instance | None = None) -> Instance:
         slot = self._slot(app)
         key = pool_key(seed, clock)
         with slot.lock:
+            if held is not None and held.app == app and held.generation == slot.generation and slot.keys.get(held.instance_id) == key:
+                return held  # still the (seed, clock) it was taken for, on the server that made it
             ready = slot.ready.get(key)
             iid = ready.pop() if ready else None
             generation = slot.generation
+        if held is not None:
+            self.release(held)
         if iid is None:
             iid = self._create(slot, key, seed, clock)
         initial = slot.dumps.get(key)
