@@ -1,4 +1,4 @@
-"""Appearance and wording variants of a compiled app, deterministic from a variant seed.
+"""Appearance and wording variants of an app (compiled or hand-made), deterministic from a variant seed.
 
 FAIR's OpenApps found one agent's success swinging by more than 50% across appearance and content variants of
 one app: a policy that sees one look learns positions and wordings instead of reading the page. A variant
