@@ -279,5 +279,6 @@ def test_bench_runtime_at_toy_scale(tmp_path):
     result = CliRunner().invoke(build(), args)
     assert result.exit_code == 0, result.output
     numbers = json.loads(out.read_text())
-    assert numbers["reset_p50_ms"] > 0 and numbers["step_click_p50_ms"] > 0 and numbers["steps_per_s"]["2"] > 0
+    assert numbers["reset_p50_ms"] > 0 and numbers["reset_cold_p50_ms"] > 0 and numbers["episode_cpu_ms"] > 0
+    assert numbers["step_click_p50_ms"] > 0 and numbers["steps_per_s"]["2"] > 0
     assert numbers["prefill"]["text"]["last_k"] >= numbers["prefill"]["text"]["window"] > 0
