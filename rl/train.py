@@ -252,6 +252,7 @@ def train(config: TrainConfig, log: Log | None = None, manager: EnvironmentManag
     say = log or (lambda _msg: None)
     started = time.monotonic()
     out = Path(config.out)
+    tasks = load_tasks(config.tasks)  # before the folder: a wrong --tasks leaves no empty --out behind
     out.mkdir(parents=True, exist_ok=True)
     last = ckpt.latest(out)
     if last is not None and not config.resume:
@@ -259,7 +260,6 @@ def train(config: TrainConfig, log: Log | None = None, manager: EnvironmentManag
     metrics = _Metrics(out / "metrics.jsonl")
     if last is None and metrics.path.exists():
         metrics.path.unlink()  # a run that never reached its first checkpoint starts over
-    tasks = load_tasks(config.tasks)
     train_tasks, held = split_tasks(tasks, config.held_out, config.seed)
     (out / "config.json").write_text(config.model_dump_json(indent=1))
     say(f"{len(train_tasks)} training and {len(held)} held-out task instances")

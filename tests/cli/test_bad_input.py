@@ -211,3 +211,10 @@ def test_synthesize_makes_the_folders_of_out(home, tmp_path):
     assert result.exit_code == 0, result.output
     [line] = out.read_text().splitlines()
     assert json.loads(line)["meta"]["family"] == "drive.rename_document"
+
+
+def test_train_with_tasks_that_do_not_exist_leaves_no_empty_out_folder(home, tmp_path):
+    out = tmp_path / "runs" / "t"
+    result = cli("train", "--tasks", str(tmp_path / "nonexistent"), "--out", str(out), "--init-tiny")
+    assert result.exit_code != 0 and "nonexistent: no such file or folder" in error_line(result)
+    assert not out.exists() and not out.parent.exists()
