@@ -15,6 +15,7 @@ from pathlib import Path
 
 from importlib import metadata
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 from prefect import flow
 from pydantic import BaseModel, ConfigDict, Field
@@ -29,7 +30,7 @@ from .artifacts import link
 from .config import PipelineConfig
 from .dataset_card import CardFacts, render
 from .dataset_columns import SplitOptions, heldout_groups, heldout_rule, split_of, table as columns
-from .demonstrations import CONFIG as DEMONSTRATIONS, table as demonstration_rows
+from .demonstrations import CONFIG as DEMONSTRATIONS, lengths, table as demonstration_rows
 from .run_evidence import DemoStep, RunEvidence, gather, objects_of
 from .workdir import Workdir
 
@@ -77,6 +78,7 @@ def export(tasks: list[Task], folder: Path, demos: dict[str, list[str]] | None =
     whole = columns(tasks, evidence, {a: (v.version, v.digest) for a, v in versions.items()}, gf_version)
     index = {t.id: i for i, t in enumerate(tasks)}
     demonstrations: dict[str, int] = {}
+    steps_of: list = []
     for name, part in parts.items():
         if part or name == "train":
             pq.write_table(whole.take([index[t.id] for t in part]), folder / "data" / f"{name}-{fingerprint}-00000-of-00001.parquet")
@@ -84,6 +86,7 @@ def export(tasks: list[Task], folder: Path, demos: dict[str, list[str]] | None =
         if steps.num_rows:  # small row groups: a reader (the Hub's viewer) pages through screenshots a few at a time
             pq.write_table(steps, folder / DEMONSTRATIONS / f"{name}-{fingerprint}-00000-of-00001.parquet", row_group_size=64)
             demonstrations[name] = steps.num_rows
+            steps_of.append(steps)
     in_run = options.source is None and run is not None and folder.resolve().is_relative_to(Path(run).resolve())
     source = options.source or (folder.resolve().relative_to(Path(run).resolve()).as_posix() if in_run else str(folder.resolve()))
     facts = CardFacts(source=source, source_in_run=in_run, fingerprint=fingerprint,
@@ -91,11 +94,21 @@ def export(tasks: list[Task], folder: Path, demos: dict[str, list[str]] | None =
                       heldout_rule=heldout_rule(options.split),
                       license=options.license, gymfactory_version=gf_version,
                       app_versions={a: f"{v.version} ({v.digest[:10]})" for a, v in versions.items()},
-                      reproduce=options.reproduce, unconfined=confine.unsafe(), demonstrations=demonstrations)
+                      reproduce=options.reproduce, unconfined=confine.unsafe(), demonstrations=demonstrations,
+                      demonstration_tokens=lengths(pa.concat_tables(steps_of)) if steps_of else None, project=_project_url())
     if not parts["train"]:
         facts = facts.model_copy(update={"splits": {**facts.splits, "train": 0}})
     (folder / "README.md").write_text(render(tasks, evidence, facts))
     return folder
+
+
+def _project_url() -> str:
+    """gymfactory's Project-URL from its installed metadata (pyproject's [project.urls]); empty when it names none."""
+    try:
+        urls = metadata.metadata("gymfactory").get_all("Project-URL") or []
+    except metadata.PackageNotFoundError:
+        return ""
+    return next((u.split(",", 1)[1].strip() for u in urls if "," in u), "")
 
 
 def _gymfactory_version() -> str:

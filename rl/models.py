@@ -74,6 +74,15 @@ def resolve_policy(name_or_path: str | Path) -> Path:
     raise PolicyError(f"no model folder at {text!r} and no registered model of that name; {hint}")
 
 
+def tokenizer_folder(name_or_path: str | Path) -> Path:
+    """A folder holding a model's tokenizer: a saved model's, or a registered model's without converting its weights
+    (its converted folder when there is one, else its tokenizer alone, read from the GGUF file once)."""
+    text = str(name_or_path)
+    if text not in MODELS or (models_home() / text / "config.json").is_file():
+        return resolve_policy(text)
+    return _converted(text, tokenizer_only=True)
+
+
 def check_policy(name_or_path: str | Path) -> None:
     """PolicyError unless `name_or_path` can be loaded: a registered model whose package is installed, or a saved model's
     folder. Cheap: nothing is converted or loaded (a command checks its options before it starts any work)."""
@@ -86,20 +95,21 @@ def check_policy(name_or_path: str | Path) -> None:
         raise PolicyError(f"no model at {folder} (config.json missing); build one with `gymfactory train --init-tiny`")
 
 
-def _converted(name: str) -> Path:
-    """The Hugging Face folder of registered model `name`, converting its GGUF file once (under a lock)."""
-    target = models_home() / name
-    if (target / "config.json").is_file():
+def _converted(name: str, tokenizer_only: bool = False) -> Path:
+    """The Hugging Face folder of registered model `name` (or of its tokenizer alone), converting its GGUF file once
+    (under a lock)."""
+    target, done = (models_home() / f"{name}.tokenizer", "tokenizer_config.json") if tokenizer_only else (models_home() / name, "config.json")
+    if (target / done).is_file():
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
-    with open(target.parent / f".{name}.lock", "w") as lock:
+    with open(target.parent / f".{target.name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # two processes starting at once convert it once
-        if not (target / "config.json").is_file():
-            _convert(MODELS[name], target)
+        if not (target / done).is_file():
+            _convert(MODELS[name], target, tokenizer_only)
     return target
 
 
-def _convert(source: PackagedModel, target: Path) -> None:
+def _convert(source: PackagedModel, target: Path, tokenizer_only: bool = False) -> None:
     from transformers import AutoModelForCausalLM, AutoTokenizer
     from transformers.utils import logging as hf_logging
 
@@ -109,17 +119,18 @@ def _convert(source: PackagedModel, target: Path) -> None:
     hf_logging.disable_progress_bar()
     try:
         tokenizer = AutoTokenizer.from_pretrained(folder, gguf_file=source.gguf_file)
-        model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=source.gguf_file)
+        model = None if tokenizer_only else AutoModelForCausalLM.from_pretrained(folder, gguf_file=source.gguf_file)
     finally:
         hf_logging.set_verbosity(verbosity)
         hf_logging.enable_progress_bar()
-    # the weights are de-quantized float32: drop the GGUF marker, which would refuse save_pretrained
-    model.hf_quantizer = None
-    model.is_quantized = False
-    if hasattr(model.config, "quantization_config"):
-        del model.config.quantization_config
     partial = target.with_name(target.name + ".partial")
     shutil.rmtree(partial, ignore_errors=True)
-    model.save_pretrained(partial)
+    if model is not None:
+        # the weights are de-quantized float32: drop the GGUF marker, which would refuse save_pretrained
+        model.hf_quantizer = None
+        model.is_quantized = False
+        if hasattr(model.config, "quantization_config"):
+            del model.config.quantization_config
+        model.save_pretrained(partial)
     tokenizer.save_pretrained(partial)
     partial.replace(target)  # complete or absent, never half written

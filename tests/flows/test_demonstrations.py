@@ -95,3 +95,85 @@ def test_sft_trainer_takes_a_step_on_the_demonstrations(run, tmp_path):
     out = trainer.train()
     assert trainer.state.global_step == 1 and math.isfinite(out.training_loss) and out.training_loss > 0
     assert any(not torch.equal(p, before[n]) for n, p in model.named_parameters())
+
+
+def _sft_max_length() -> int:
+    """The `max_length` of docs/interop.md's SFT recipe."""
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "interop.md").read_text()
+    block = doc[doc.index("<!-- example: sft -->"):]
+    return int(re.search(r"max_length=(\d+)", block[:block.index("```\n", block.index("```python") + 9)])[1])
+
+
+def test_every_action_survives_the_documented_sft_recipe_with_the_reference_tokenizer(run, tmp_path):
+    """TRL's SFTTrainer tokenizes the rows with the reference model's chat template and keeps the start of each up to the
+    doc's max_length: every row fits the budget, so every golden action is inside what it trains on."""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from trl import SFTConfig, SFTTrainer
+
+    from flows.demonstrations import BUDGET, counted, tokens
+    from rl.models import REFERENCE, resolve_policy
+
+    rows = datasets.load_dataset(str(run["folder"]), "demonstrations", split="train")
+    assert all(tokens(r["messages"]) == counted(r["messages"]) <= BUDGET for r in rows)
+    assert _sft_max_length() >= BUDGET
+    folder = resolve_policy(REFERENCE)
+    tokenizer = AutoTokenizer.from_pretrained(folder)
+    args = SFTConfig(output_dir=str(tmp_path / "out"), max_length=_sft_max_length(), report_to="none", use_cpu=True,
+                     save_strategy="no")
+    trainer = SFTTrainer(model=AutoModelForCausalLM.from_pretrained(folder), processing_class=tokenizer, train_dataset=rows, args=args)
+    kept = trainer.train_dataset
+    assert len(kept) == len(rows)
+    for row, ids in zip(rows, kept["input_ids"]):
+        assert tokenizer.decode(ids).endswith(f"<|im_start|>assistant\n{row['action']}<|im_end|>\n"), row["action"]
+    assert max(len(ids) for ids in kept["input_ids"]) <= BUDGET
+
+
+def test_a_row_over_the_budget_drops_its_oldest_steps_then_cuts_its_page_never_the_task_or_the_action(run):
+    """At a small budget the same demonstrations lose history first (the first step left is a whole page, as the harness
+    writes it with the steps before it unseen), then the lines of a page far from the action's element."""
+    from flows.demonstrations import _CUT, counted, rows as demo_rows
+    from runtime.actions import parse_action
+    from runtime.harness import Harness
+
+    evidence = gather(run["root"])
+    budget = 800
+    shortened = cut = 0
+    for task in run["tasks"]:
+        steps = evidence.demonstrations[task.id]
+        full = list(demo_rows(task, steps, None, budget=10**6))
+        for whole, row in zip(full, demo_rows(task, steps, None, budget=budget)):
+            messages = row["messages"]
+            assert counted(messages) <= budget
+            assert messages[0] == whole["messages"][0] and messages[-1] == {"role": "assistant", "content": row["action"]}
+            prompt = Prompt(messages=tuple(Message(role=m["role"], parts=(TextPart(text=m["content"]),)) for m in messages[:-1]))
+            element = getattr(parse_action(row["action"]), "element", None)
+            assert element is None or element in seen_elements(prompt), row["action"]
+            if _CUT in messages[-2]["content"]:
+                cut += 1
+                assert len(messages) == 3
+            elif messages != whole["messages"]:
+                shortened += 1
+                shown = (len(messages) - 3) // 2  # the same prompt as the harness's with the last `shown` steps only
+                recent = Harness.replay(task.instruction, _turns(task, steps, row["step"]), task.form_factor, mode="last_k",
+                                        window=shown + 1, overlap=0)
+                assert messages[:-1] == [{"role": m.role, "content": m.text()} for m in recent.prompt(_obs(steps, row["step"])).messages]
+    assert shortened and cut, (shortened, cut)
+
+
+def _turns(task, steps, n):
+    from runtime.harness import Harness
+
+    harness = Harness(task.instruction, task.form_factor)
+    for index in range(n):
+        harness.record(_obs(steps, index), steps[index].action)
+    return harness.turns
+
+
+def _obs(steps, index):
+    from runtime.observation import Observation
+
+    s = steps[index]
+    return Observation(step=index, url=s.url, axtree=s.axtree, last_action_error=s.error, shell_output=s.shell_output)
