@@ -12,11 +12,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from factory.tasks.diversity import diversity_report
 from contracts.task import Task
+from mocked_apps.catalogue import compiled
 from runtime import confine
 from runtime.actions import action_space_doc
 from contracts.status import SCORED
 
 from .dataset_columns import SplitOptions, heldout_rule, split_of
+from .demonstrations import TokenLengths
 from .run_evidence import RunEvidence, replay_counts, replay_line
 
 RUN_BLOCK = '''```python
@@ -64,6 +66,8 @@ class CardFacts(BaseModel):
     unconfined: bool = Field(default=False, description="The run ran untrusted code without bubblewrap.")
     demonstrations: dict[str, int] = Field(default_factory=dict, description="Split -> rows (golden steps) of the "
                                            "`demonstrations` config; empty: the folder has none.")
+    demonstration_tokens: TokenLengths | None = Field(default=None, description="Their `messages`' token lengths.")
+    project: str = Field(default="", description="Where gymfactory is found (its Project-URL); empty: not known.")
 
 
 _PLURAL = {"app": "apps", "family": "families"}
@@ -93,13 +97,15 @@ def render(tasks: list[Task], evidence: RunEvidence, facts: CardFacts) -> str:
     by_capability = Counter(c for t in tasks for c in t.meta.capabilities)
     body = [
         "# gymfactory tasks", "",
-        f"{len(tasks)} verified tasks for GUI agents over the mocked apps {', '.join(sorted(by_app)) or '-'}, made by "
-        f"gymfactory {facts.gymfactory_version}. Each task is `(apps, seed, instruction, verifier)`: fresh app instances "
+        f"{len(tasks)} verified tasks for GUI agents over the mocked apps {', '.join(sorted(by_app)) or '-'}"
+        f"{_compiled_note(by_app)}, made by {_project(facts)} {facts.gymfactory_version}. Each task is `(apps, seed, instruction, verifier)`: fresh app instances "
         "are created from the seed, the agent acts in a browser, and the verifier reads the apps' final state.",
         "",
         "**Validated by execution:** its verifier fails on the initial state, passes after the golden code runs, fails "
         "again after a reset, repeats its verdicts, and rejects adversarial finals (partial work, collateral damage, "
-        "wrong target, answer spam).",
+        "wrong target, answer spam).", "",
+        f"**Install** {_project(facts)} to run and score the rows: clone it, then `scripts/install.sh` (a virtual environment, "
+        "Debian's Chromium, bubblewrap) and `source .venv/bin/activate`; `gymfactory run --out RUN` makes a dataset like this one.",
     ]
     if facts.unconfined:
         body += ["", "**Warning:** this run executed verifier, golden and shell code WITHOUT confinement "
@@ -124,11 +130,7 @@ def render(tasks: list[Task], evidence: RunEvidence, facts: CardFacts) -> str:
              _table(("difficulty", "source", "tasks"), [(d, s, n) for (d, s), n in sorted(by_diff.items())]),
              "", "By capability (a task counts for each capability its family exercises):", "",
              _table(("capability", "tasks"), sorted(by_capability.items()) or [("-", 0)])]
-    diversity = diversity_report(tasks)
-    body += ["", "## Diversity", "", f"{diversity.tasks} tasks from {diversity.worlds} distinct worlds in {len(diversity.by_scenario)} scenarios. "
-             f"Near-duplicates (same family and the same expected change, or instruction shingle Jaccard >= {diversity.threshold:g}): "
-             f"{100 * diversity.near_duplicate_rate:.1f}% of tasks; synthesis drops them before validation.", "",
-             _table(("scenario", "tasks"), sorted(diversity.by_scenario.items()))]
+    body += ["", "## Diversity", "", *_diversity(tasks)]
     body += ["", "## Validation and reference agents", "",
              f"Verifier code, golden code and agent shell commands ran {confine.mode()} (see docs/security.md).", "",
              *_validation(tasks, evidence)]
@@ -151,7 +153,9 @@ def render(tasks: list[Task], evidence: RunEvidence, facts: CardFacts) -> str:
     body += ["", "## Licence", "", f"Data: {facts.license}. The tasks are synthetic: "
              "people, companies and amounts are invented.", "", "## Reproduce", "",
              f"`{facts.reproduce or 'gymfactory run --out RUN'}`, then `gymfactory publish RUN --repo ORG/NAME`. "
-             "The same seed, apps (versions above) and gymfactory version give the same tasks."]
+             "The same seed, apps (versions above) and gymfactory version give the same tasks."
+             + (" `--catalogue` let synthesis draw from the compiled apps' families too, though none of these tasks came "
+                "from one." if "--catalogue" in facts.reproduce and not _compiled_apps(by_app) else "")]
     return header + "\n" + "\n".join(body) + "\n"
 
 
@@ -196,17 +200,58 @@ def _validation(tasks: list[Task], evidence: RunEvidence) -> list[str]:
     demos = [evidence.demonstrations.get(t.id, []) for t in tasks]
     observed = sum(1 for d in demos if d and all(s.observed for s in d))
     shots = sum(1 for d in demos if d and all(s.screenshot for s in d))
-    lines += ["", f"Demonstrations: {sum(1 for d in demos if d)} tasks; {observed} with the accessibility text of every step "
-              f"({shots} with screenshots too), the others actions only."]
+    shown = sum(1 for d in demos if d)
+    others = ", the others actions only" if observed < shown else ""
+    lines += ["", f"Demonstrations: {shown} tasks; {observed} with the accessibility text of every step "
+              f"({shots} with screenshots too){others}."]
     return lines
 
 
 def _demonstrations(facts: CardFacts) -> str:
     splits = ", ".join(f"{s}: {n}" for s, n in facts.demonstrations.items())
-    return (f"The `demonstrations` config has one row per step of each task's golden run ({splits} rows): "
+    text = (f"The `demonstrations` config has one row per step of each task's golden run ({splits} rows): "
             "`datasets.load_dataset(SOURCE, \"demonstrations\")`. Its `messages` column is the agent harness's prompt "
             "at that step with the golden action as the assistant reply, the conversational format TRL's `SFTTrainer` "
-            "reads.\n\n" + _DEMO_COLUMNS).replace("SOURCE", f"\"{facts.source}\"")
+            "reads.")
+    if (n := facts.demonstration_tokens) is not None:
+        text += (f"\n\nEach row's `messages` fits {n.budget:,} tokens in the chat template of SmolLM2-135M-Instruct (gymfactory's "
+                 f"reference model), the action kept whole: median {n.median:,.0f}, p90 {n.p90:,}, max {n.max:,} tokens over "
+                 f"{n.rows:,} rows. To fit, {n.shorter_history:,} rows show fewer earlier steps than the agent's harness would "
+                 f"(the oldest go first) and {n.cut_page:,} show only the lines of their page around the action's element "
+                 f"(\"... (N lines of this page not shown)\"). A trainer that keeps the start of a row (TRL's `SFTTrainer`, "
+                 f"`truncation_mode=\"keep_start\"`) keeps every action with `max_length={n.budget}` or more.")
+    return (text + "\n\n" + _DEMO_COLUMNS).replace("SOURCE", f"\"{facts.source}\"")
+
+
+def _project(facts: CardFacts) -> str:
+    return f"[gymfactory]({facts.project})" if facts.project else "gymfactory"
+
+
+def _compiled_apps(by_app: Counter) -> list[str]:
+    return sorted(a for a in by_app if a in compiled())
+
+
+def _compiled_note(by_app: Counter) -> str:
+    n = len(_compiled_apps(by_app))
+    return f" ({len(by_app) - n} hand-made, {n} compiled from the catalogue's specs)" if n else ""
+
+
+def _diversity(tasks: list[Task]) -> list[str]:
+    """The near-duplicate audit over the tasks, a task's appearance variants counted once."""
+    firsts: dict[tuple, Task] = {}
+    for t in tasks:
+        firsts.setdefault((t.meta.family, t.world, t.instruction), t)
+    variants = len(tasks) - len(firsts)
+    report = diversity_report(firsts.values())
+    kind = "of the tasks" if not variants else f"of the {report.tasks} distinct tasks"
+    lines = [f"{len(tasks)} tasks from {report.worlds} distinct worlds in {len(report.by_scenario)} scenarios. "
+             f"Near-duplicates (same family and the same expected change, or instruction shingle Jaccard >= {report.threshold:g}): "
+             f"{100 * report.near_duplicate_rate:.1f}% {kind}" + ("; synthesis drops those it finds before validation." if not
+                                                                  report.near_duplicate_tasks else ", kept.")]
+    if variants:
+        lines[0] += (f" {variants} tasks are appearance variants of another (`variant` in the row's `task`: the same instruction, "
+                     "seed and verifier, the apps in another theme, density, layout or wording), not counted as near-duplicates.")
+    return lines + ["", _table(("scenario", "tasks"), sorted(report.by_scenario.items()))]
 
 
 _COLUMNS = """| column | type | meaning |

@@ -107,3 +107,22 @@ def test_the_card_counts_each_app_and_family_in_either_split_and_states_the_held
             mine = [part[t.id] for t in tasks if t.meta.family == family]
             assert re.search(rf"^\| {re.escape(family)} \| {len(mine)} \| (yes|no) \| {mine.count('train')} \| "
                              rf"{mine.count('heldout')} \|$", card, re.M), family
+
+
+def test_the_card_tells_variants_apart_from_near_duplicates_and_says_only_what_holds(tmp_path):
+    """A variants run's card: copies in another appearance are variants, not near-duplicates; install steps; no
+    'actions only' line without such tasks; `--catalogue` with no compiled app among the tasks is explained."""
+    from factory.tasks.synthesize import with_variants
+    from flows.dataset import ExportOptions
+
+    originals = synthesize(SynthConfig(n=4, seed=7))
+    tasks = [v for t in originals for v in with_variants(t, 2)]
+    card = (export(tasks, tmp_path / "dataset", options=ExportOptions(reproduce="gymfactory run --tasks 4 --catalogue"))
+            / "README.md").read_text()
+    assert "0.0% of the 4 distinct tasks" in card and "4 tasks are appearance variants of another" in card, card
+    assert "100.0%" not in card
+    assert "scripts/install.sh" in card and "actions only" not in card
+    assert "though none of these tasks came from one" in card and "compiled from the catalogue" not in card
+    with_actions = (export(originals, tmp_path / "plain", {originals[0].id: ["click(3)"]}) / "README.md").read_text()
+    assert "the others actions only" in with_actions and "appearance variants" not in with_actions
+    assert "of the tasks; synthesis drops those it finds before validation" in with_actions
