@@ -294,7 +294,8 @@ def run(config: TransferConfig, say=print) -> dict:
                 tasks_file = t.training_set(label, split.apps(size), demos)
                 chosen = load_tasks(tasks_file)
                 sets[label] = {"apps": len(split.apps(size)), "apps_with_demos": len({x.apps[0] for x in chosen}), "demos": len(chosen),
-                               "derived_share": sum(map(_derived, chosen)) / max(1, len(chosen))}
+                               "derived_share": sum(map(_derived, chosen)) / max(1, len(chosen)),
+                               "held_out_worlds_trained": len({x.world for x in world_tasks} & {x.world for x in chosen})}
                 checkpoints[label] = str(t.sft(label, tasks_file))
                 sets[label]["train"] = _train_row(out / "train" / label)
                 for name, tasks in splits.items():
@@ -411,11 +412,13 @@ def markdown(result: dict) -> str:
             per = r["capabilities"]
             lines.append(f"| {r['checkpoint']} ({r['split']}) | " + " | ".join(f"{per[k][0]}/{per[k][1]}" if k in per else "-" for k in caps) + " |")
     if result["sets"]:
-        lines += ["", "| training set | apps | apps with demos | demos | derived share | SFT loss | SFT tok/s per epoch |", "|---|---|---|---|---|---|---|"]
+        lines += ["", "| training set | apps | apps with demos | demos | derived share | held-out worlds in it | SFT loss | SFT tok/s per epoch |",
+                  "|---|---|---|---|---|---|---|---|"]
         for label, st in result["sets"].items():
             tr = st.get("train", {})
             loss = f"{tr['loss_before']:.3f} -> {tr['loss_after']:.3f}" if tr.get("loss_before") is not None else "-"
-            lines.append(f"| {label} | {st['apps']} | {st['apps_with_demos']} | {st['demos']} | {100 * st['derived_share']:.0f}% | {loss} | "
+            lines.append(f"| {label} | {st['apps']} | {st['apps_with_demos']} | {st['demos']} | {100 * st['derived_share']:.0f}% | "
+                         f"{st.get('held_out_worlds_trained', 0)} | {loss} | "
                          f"{', '.join(map(str, tr.get('tokens_per_s', [])))} |")
     if result["miniwob"]:
         lines += ["", "MiniWoB++ (greedy; timer off: the episode ends at the step bound; on: MiniWoB's own 10 s):", "",

@@ -238,12 +238,13 @@ class TrajectoryView:
                 "diff": diff_changes(changes, golden) if changes is not None and golden is not None else None}
 
     def prompt(self, attempt: AttemptRecord, step: int) -> str:
-        """The prompt window the model saw at `step`, rebuilt by the one harness (screenshots as <image>)."""
+        """The prompt window the model saw at `step`, rebuilt by the one harness in the attempt's view (screenshots as <image>;
+        an attempt from before views were recorded saw the full tree)."""
         turns = recorded_turns(self.store, attempt.id)
         if not 0 <= step < len(turns):
             raise IndexError(f"attempt {attempt.id} has no step {step}")
         instruction = (attempt.info.get("task") or {}).get("instruction") or "(instruction not recorded)"
-        harness = Harness.replay(instruction, turns[:step])
+        harness = Harness.replay(instruction, turns[:step], view=attempt.info.get("view", "full"))
         return harness.prompt(turns[step].observation).text()
 
     def criteria_rates(self, attempts: Iterable[AttemptRecord]) -> list[dict]:

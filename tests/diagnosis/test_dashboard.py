@@ -3,6 +3,7 @@ open a run, a task, replay an attempt, compare a failed and a successful attempt
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 import time
@@ -97,6 +98,7 @@ def test_diagnosis_endpoints(dashboard):
         assert diff["reference_agent"] == "golden" and (diff["diff"]["missing"] or diff["diff"]["different"])
         prompt = client.get(f"/api/attempts/{failed['id']}/steps/1/prompt").json()["prompt"]
         assert "## Step 1" in prompt and "Task:" in prompt
+        assert re.search(r"^\[\d+\] \w+ ", prompt, re.M) and not re.search(r'^\s*\[\d+\] \w+ "', prompt, re.M)  # the attempt's compact view
         assert client.get("/api/attempts/999999").status_code == 404
 
 

@@ -80,6 +80,7 @@ def test_bench_transfer_runs_end_to_end_and_resumes(tmp_path):
     world_of = {t.id: t.world for t in load_tasks(out / "tasks" / "held-out-worlds.jsonl")}
     assert not {world_of[i] for i in worlds} & {t.world for t in picked}  # held-out worlds are not trained on
     assert done["sets"][label]["demos"] == 2 and done["sets"][label]["train"]["loss_after"] is not None
+    assert done["sets"][label]["held_out_worlds_trained"] == 0
     assert {(m["agent"], m["timer"]) for m in done["miniwob"]} == {(a, t) for a in ("random", "zero-shot", label) for t in ("on", "off")}
     assert json.loads((out / "leaks.json").read_text()) == {"utterances_checked": 6, "leaks": []}
     assert len(training_rows(out)) >= 2 and "held-out" in (out / "transfer.md").read_text()
