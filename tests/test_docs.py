@@ -60,16 +60,27 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def first_run(tmp_path_factory):
-    """`runs/first` as the examples expect it: a dataset folder (the fixture task) and a local policy."""
+    """`runs/first` as the examples expect it: a dataset folder of the fixture task, with its golden run's demonstration
+    (validated in Chromium, as `gymfactory run` does)."""
     from contracts.taskfiles import load_tasks
+    from factory.verifiers.validate import ValidationConfig, validate_task
     from flows.dataset import export
-    from tests.support.tool_policy import build_tool_policy
+    from flows.run_evidence import gather
+    from runtime.manager import EnvironmentManager
 
     run = tmp_path_factory.mktemp("runs") / "first"
     tasks = load_tasks(FIXTURE)
-    export(tasks, run / "dataset")
-    build_tool_policy(run / "policy", tasks)
+    with EnvironmentManager() as manager:
+        results = [validate_task(t, manager, ValidationConfig(runs=1)) for t in tasks]
+    assert all(r.accepted for r in results), [r.detail for r in results]
+    (run / "tasks").mkdir(parents=True)
+    (run / "tasks" / "validation.jsonl").write_text("".join(r.model_dump_json() + "\n" for r in results))
+    export(tasks, run / "dataset", evidence=gather(run), run=run)
     return run
+
+
+def _size(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
 
 def _run_python(code: str, run: Path, env: dict | None = None):
@@ -158,5 +169,18 @@ def test_interop_verifiers_example_with_no_model_listening_is_an_env_error_not_a
 
 
 def test_interop_trl_example(first_run):
+    """GRPO on the reference model, as printed: one step, nothing large left in the run folder."""
+    before = _size(first_run)
     out = _python(_example("trl"), first_run)
     assert re.search(r"^reward \d\.\d+$", out.strip().splitlines()[-1]), out[-2000:]
+    assert _size(first_run) - before < 1_000_000
+
+
+def test_interop_sft_examples(first_run):
+    """The demonstrations load as shown, and SFT on the reference model takes a step as printed, saving no checkpoint."""
+    rows = _python(_example("sft-rows") + "\nprint(row['action'], len(row['messages']))", first_run)
+    assert rows.strip().splitlines()[-1].split()[-1] == "3"  # the first step: system, page, action
+    before = _size(first_run)
+    out = _python(_example("sft"), first_run)
+    assert re.search(r"^loss \d+\.\d+", out.strip().splitlines()[-1]), out[-2000:]
+    assert _size(first_run) - before < 1_000_000
