@@ -10,6 +10,7 @@ import gymnasium as gym
 from gymnasium import spaces
 
 from contracts.task import Task
+from runtime.axtree import compact_tree
 from runtime.backends.base import EnvError
 from runtime.manager import EnvironmentManager
 from runtime.session import Lease, Outcome, SessionSpec
@@ -32,13 +33,14 @@ class UnicodeText(spaces.Text):
 
 
 def observation_text(obs: dict[str, str]) -> str:
-    """A GymEnv observation as one text message: URL, the last action's error, shell output, then the tree."""
+    """A GymEnv observation as one text message: URL, the last action's error, shell output, then the page as the compact
+    view shows it (runtime.axtree.compact_tree: every element, fewer tokens; the observation's `axtree` stays whole)."""
     parts = [f"URL: {obs['url']}"]
     if obs["last_action_error"]:
         parts.append(f"Last action failed: {obs['last_action_error']}")
     if obs["shell_output"]:
         parts.append(f"Shell output:\n{obs['shell_output']}")
-    parts.append(obs["axtree"])
+    parts.append(compact_tree(obs["axtree"]))
     return "\n".join(parts)
 
 
