@@ -49,34 +49,39 @@ HELD_OUT_APPS = tuple(f for f in SHORT if f.split(".")[0] in HELD_APPS)
 SPLITS = ("worlds", "apps")
 
 
-class LearnConfig(BaseModel):
-    """The learning benchmark: which families, how many instances, what is trained and how long."""
+class PolicySettings(BaseModel):
+    """What the learning benches share: the starting policy, what trains, and how held-out instances are attempted."""
 
     model_config = ConfigDict(frozen=True)
+
+    policy: str = Field(default=REFERENCE, description="Starting policy: a registered model name or a saved model's folder.")
+    trainable_layers: int = Field(default=4, ge=0, description="Transformer blocks trained (the top ones; 0: all weights).")
+    sft_lr: float = Field(default=3e-4, gt=0, description="SFT learning rate.")
+    max_steps: int = Field(default=8, ge=1, description="Agent replies per attempt (the short families' golden runs take 3-5 actions).")
+    pass_k: int = Field(default=1, ge=1, description="Attempts per held-out instance for pass@k: the greedy one and k-1 sampled (1: greedy "
+                        "only, the default: each extra attempt adds about 10 min an evaluation of 48 instances).")
+    temperature: float = Field(default=0.7, gt=0, description="Sampling temperature of the pass@k attempts.")
+    concurrency: int = Field(default=2, ge=1, description="Attempts at once (they share one model; the browser steps overlap).")
+    view: View = Field(default="compact", description="How pages are shown to the model, in training and evaluation alike "
+                       "('full': the raw tree at every step, as before 2026-12-07).")
+    seed: int = Field(default=0, description="Seed of synthesis, the splits, training and sampling.")
+
+
+class LearnConfig(PolicySettings):
+    """The learning benchmark: which families, how many instances, what is trained and how long."""
 
     out: Path = Field(default=Path("runs/bench-learn"), description="Folder of tasks, checkpoints, evaluations and learn.md.")
     families: tuple[str, ...] = Field(default=TRAINED, description="Trained families; their held-out worlds are split 'worlds'.")
     held_out_families: tuple[str, ...] = Field(default=HELD_OUT_APPS, description="Families of apps never trained on: split 'apps'.")
     train_instances: int = Field(default=120, ge=1, description="Training task instances (golden demonstrations for SFT, GRPO tasks).")
     held_out: int = Field(default=48, ge=1, description="Held-out task instances per split.")
-    policy: str = Field(default=REFERENCE, description="Starting policy: a registered model name or a saved model's folder.")
-    trainable_layers: int = Field(default=4, ge=0, description="Transformer blocks trained (the top ones; 0: all weights).")
     sft_epochs: int = Field(default=4, ge=0, description="Passes over the demonstrations' windowed samples.")
-    sft_lr: float = Field(default=3e-4, gt=0, description="SFT learning rate.")
     grpo_steps: int = Field(default=3, ge=0, description="GRPO steps after SFT.")
     group_size: int = Field(default=4, ge=2, description="Attempts per task in a GRPO group.")
     tasks_per_step: int = Field(default=2, ge=1, description="Tasks (groups) per GRPO step.")
     redraws: int = Field(default=2, ge=0, description="Draws of other tasks in a GRPO step while its groups scored all alike "
                          "(dynamic sampling; the SFT policy solves most training tasks every time).")
     lr: float = Field(default=1e-5, gt=0, description="GRPO learning rate.")
-    max_steps: int = Field(default=8, ge=1, description="Agent replies per attempt (the families' golden runs take 3-5 actions).")
-    pass_k: int = Field(default=1, ge=1, description="Attempts per held-out instance for pass@k: the greedy one and k-1 sampled (1: greedy "
-                        "only, the default: each extra attempt adds about 10 min an evaluation, and six evaluations at pass@2 took the run past 2 hours).")
-    temperature: float = Field(default=0.7, gt=0, description="Sampling temperature of the pass@k attempts.")
-    concurrency: int = Field(default=2, ge=1, description="Attempts at once (they share one model; the browser steps overlap).")
-    view: View = Field(default="compact", description="How pages are shown to the model, in training and evaluation alike "
-                       "('full': the raw tree at every step, as before 2026-12-07).")
-    seed: int = Field(default=0, description="Seed of synthesis, the world split, training and sampling.")
 
 
 def bootstrap(values: list[float], runs: int = 2000, seed: int = 0) -> tuple[float, float]:
@@ -106,9 +111,9 @@ def split_by_world(tasks: list[Task], held: int, seed: int) -> tuple[list[Task],
 class _Bench:
     """Tasks validated once and evaluations of a checkpoint, each cached in the bench's folder (`bench transfer` too)."""
 
-    def __init__(self, config, manager: EnvironmentManager, store: TrajectoryStore, say):
-        self.config, self.manager, self.store, self.say = config, manager, store, say  # a LearnConfig or TransferConfig
-        self.out = Path(config.out)
+    def __init__(self, config: PolicySettings, out: Path, manager: EnvironmentManager, store: TrajectoryStore, say):
+        self.config, self.manager, self.store, self.say = config, manager, store, say
+        self.out = Path(out)
 
     def tasks(self, name: str, families: tuple[str, ...], n: int) -> list[Task]:
         """`n` accepted instances of `families` (synthesized with a margin for rejections, validated once), cached."""
@@ -200,7 +205,7 @@ def run(config: LearnConfig, say=print) -> dict:
     with EnvironmentManager(screenshots=out / "objects") as manager:
         store = TrajectoryStore(out / "trajectories.db")
         try:
-            bench = _Bench(config, manager, store, say)
+            bench = _Bench(config, out, manager, store, say)
             trained = bench.tasks("trained-families", config.families, config.train_instances + config.held_out)
             apps = bench.tasks("held-out-apps", config.held_out_families, config.held_out)[: config.held_out]
             train_tasks, held_worlds = split_by_world(trained, config.held_out, config.seed)
@@ -303,4 +308,4 @@ def main(config: LearnConfig) -> None:
     console.print(f"written: {Path(config.out) / 'learn.md'}")
 
 
-__all__ = ["LearnConfig", "bootstrap", "main", "run", "split_by_world"]
+__all__ = ["LearnConfig", "PolicySettings", "bootstrap", "main", "run", "split_by_world"]

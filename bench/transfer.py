@@ -38,22 +38,18 @@ from mocked_apps.registry import SHIPPED
 from rl import checkpoint as ckpt
 from rl.config import TrainConfig
 from rl.demos import dataset_demos, dataset_tasks
-from rl.models import REFERENCE
 from rl.train import train
 from runtime.agents import AgentOptions
-from runtime.harness import View
 from runtime.manager import EnvironmentManager
 from runtime.store import TrajectoryStore
 
-from .learn import _Bench, _by_capability, _rates, bootstrap
+from .learn import PolicySettings, _Bench, _by_capability, _rates, bootstrap
 
 TIMERS = ("off", "on")  # MiniWoB's own 10-second episode timer: off (steps bound the episode) and on, as MiniWoB ships
 
 
-class TransferConfig(BaseModel):
+class TransferConfig(PolicySettings):
     """The transfer benchmark: held-out apps, nested training sets, their sizes and budgets."""
-
-    model_config = ConfigDict(frozen=True)
 
     out: Path = Field(default=Path("runs/bench-transfer"), description="Folder of data, checkpoints, evaluations and transfer.md.")
     sizes: tuple[int, ...] = Field(default=(8, 40, 0), description="Training apps of each nested set, ascending; 0: every app "
@@ -62,16 +58,7 @@ class TransferConfig(BaseModel):
     volume: int = Field(default=0, ge=0, description="Demonstrations of one more, larger-volume point at the largest size (0: none).")
     held_out: int = Field(default=96, ge=1, description="Instances of the held-out apps' families, the same for every checkpoint.")
     held_out_worlds: int = Field(default=48, ge=0, description="Instances of the smallest set's families in worlds no set trains on.")
-    policy: str = Field(default=REFERENCE, description="Starting policy: a registered model name or a saved model's folder.")
-    trainable_layers: int = Field(default=4, ge=0, description="Transformer blocks trained (the top ones; 0: all weights).")
     sft_epochs: int = Field(default=3, ge=1, description="Passes over each set's demonstrations.")
-    sft_lr: float = Field(default=3e-4, gt=0, description="SFT learning rate.")
-    max_steps: int = Field(default=8, ge=1, description="Agent replies per attempt.")
-    pass_k: int = Field(default=1, ge=1, description="Attempts per held-out instance: the greedy one and k-1 sampled.")
-    temperature: float = Field(default=0.7, gt=0, description="Sampling temperature of the pass@k attempts.")
-    concurrency: int = Field(default=2, ge=1, description="Attempts at once (they share one model).")
-    seed: int = Field(default=0, description="Seed of the app order, synthesis, training and sampling.")
-    view: View = Field(default="compact", description="How pages are shown to the model (runtime.harness).")
     miniwob: bool = Field(default=True, description="Also evaluate every checkpoint and the random agent on MiniWoB++.")
     miniwob_seeds: int = Field(default=1, ge=1, description="MiniWoB++ episodes per task (seeds 0..n-1).")
     miniwob_tasks: tuple[str, ...] = Field(default=(), description="MiniWoB++ tasks; empty: every one that runs from file://.")
@@ -159,7 +146,7 @@ def data_command(out: Path, apps: Sequence[str], tasks: int, seed: int) -> list[
 class _Transfer:
     def __init__(self, config: TransferConfig, manager: EnvironmentManager, store: TrajectoryStore, say):
         self.config, self.say, self.out = config, say, Path(config.out)
-        self.bench = _Bench(config, manager, store, say)
+        self.bench = _Bench(config, self.out, manager, store, say)
         self.manager = manager
         self.phases_file = self.out / "phases.json"
         self.phases: dict[str, float] = json.loads(self.phases_file.read_text()) if self.phases_file.is_file() else {}
