@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
+from rich.table import Column, Table
 
 from contracts.options import config_options
 from factory.tasks.synthesize import SynthConfig
@@ -85,7 +85,8 @@ def tasks_families(
     from factory.tasks.families import FAMILIES, with_catalogue
 
     families = with_catalogue() if catalogue else FAMILIES
-    table = Table("family", "apps", "difficulty", "description")
+    # a family's name is what --family takes: never cut, whatever the terminal's width (the description wraps instead)
+    table = Table(Column("family", no_wrap=True, min_width=max(len(n) for n in families)), "apps", "difficulty", "description")
     for f in families.values():
         table.add_row(f.name, "+".join(f.apps), f.difficulty, f.description)
     console.print(table)

@@ -76,4 +76,4 @@ def test_the_dataset_card_reports_diversity(tmp_path):
     card = (export(TASKS[:24], tmp_path / "ds") / "README.md").read_text()
     report = diversity_report(TASKS[:24])
     assert "## Diversity" in card and f"24 tasks from {report.worlds} distinct worlds in {len(report.by_scenario)} scenarios" in card
-    assert "0.0% of tasks" in card
+    assert "0.0% of the tasks" in card
