@@ -43,6 +43,7 @@ from runtime.agents import AgentOptions
 from runtime.manager import EnvironmentManager
 from runtime.store import TrajectoryStore
 
+from . import failures as failed_attempts
 from .learn import PolicySettings, _Bench, _by_capability, _rates, bootstrap
 
 TIMERS = ("off", "on")  # MiniWoB's own 10-second episode timer: off (steps bound the episode) and on, as MiniWoB ships
@@ -268,14 +269,16 @@ def run(config: TransferConfig, say=print) -> dict:
                 f"{len(world_tasks)} in unseen worlds")
 
             def report() -> dict:
-                result = _result(config, split, evals, miniwob, sets, t.phases)
+                failures = {label: failed_attempts.failures(store, checkpoints[label], [x.id for x in apps_tasks], config.max_steps)
+                            for (label, name) in evals if name == "apps"}
+                result = _result(config, split, evals, miniwob, sets, t.phases, failures)
                 (out / "transfer.json").write_text(json.dumps(result, indent=1, default=str))
                 (out / "transfer.md").write_text(markdown(result))
                 return result
 
+            checkpoints = {"zero-shot": config.policy}
             evals[("zero-shot", "apps")] = t.evaluate("zero-shot", config.policy, "apps", apps_tasks)
             report()
-            checkpoints = {"zero-shot": config.policy}
             for size, demos in points:
                 label = _size_label(size, split, demos, config.demos)
                 tasks_file = t.training_set(label, split.apps(size), demos)
@@ -354,7 +357,7 @@ def _check_no_miniwob_in_training(out: Path, miniwob: dict) -> None:
         raise RuntimeError(f"MiniWoB++ data found in training: {leaks[:5]} (all in {out}/leaks.json)")
 
 
-def _result(config: TransferConfig, split: Split, evals: dict, miniwob: dict, sets: dict, phases: dict) -> dict:
+def _result(config: TransferConfig, split: Split, evals: dict, miniwob: dict, sets: dict, phases: dict, failures: dict) -> dict:
     rows = []
     for (label, name), row in evals.items():
         rates = _rates(row, config.seed)
@@ -367,7 +370,7 @@ def _result(config: TransferConfig, split: Split, evals: dict, miniwob: dict, se
                      "capabilities": _by_capability(row)})
     mini = [{"agent": label, "timer": timer, **row["summary"], "seconds": row["seconds"]} for (label, timer), row in miniwob.items()]
     return {"config": config.model_dump(mode="json"), "split": split.model_dump(), "sets": sets, "rows": rows, "miniwob": mini,
-            "phases": phases}
+            "failures": failures, "phases": phases}
 
 
 def _share(values: list[float], seed: int) -> dict:
@@ -398,6 +401,9 @@ def markdown(result: dict) -> str:
         for r in result["rows"]:
             per = r["capabilities"]
             lines.append(f"| {r['checkpoint']} ({r['split']}) | " + " | ".join(f"{per[k][0]}/{per[k][1]}" if k in per else "-" for k in caps) + " |")
+    if result.get("failures"):
+        lines += ["", "Failed greedy attempts on the held-out apps, by what they did (an attempt counts in every column that fits):", "",
+                  *failed_attempts.markdown(result["failures"])]
     if result["sets"]:
         lines += ["", "| training set | apps | apps with demos | demos | derived share | held-out worlds in it | SFT loss | SFT tok/s per epoch |",
                   "|---|---|---|---|---|---|---|---|"]
