@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from rich.console import Console
 
 from contracts.options import config_options
+from contracts.spread import round_robin
 from contracts.task import Task
 from contracts.taskfiles import load_tasks, save_tasks
 from factory.tasks.families import with_catalogue
@@ -115,19 +116,7 @@ def _own_apps() -> frozenset[str]:
 
 def spread(tasks: Sequence[Task], n: int) -> list[Task]:
     """`n` of `tasks` taken round-robin over their apps, and within an app over its families, in the tasks' order."""
-    by_app: dict[str, dict[str, list[Task]]] = {}
-    for t in tasks:
-        by_app.setdefault(t.apps[0], {}).setdefault(t.meta.family, []).append(t)
-    queues = {app: _round_robin(list(fams.values())) for app, fams in by_app.items()}
-    return _round_robin(list(queues.values()))[:n]
-
-
-def _round_robin(queues: list[list[Task]]) -> list[Task]:
-    out, depth = [], 0
-    while any(depth < len(q) for q in queues):
-        out += [q[depth] for q in queues if depth < len(q)]
-        depth += 1
-    return out
+    return round_robin(tasks, lambda t: t.apps[0], lambda t: t.meta.family)[:n]
 
 
 def _derived(task: Task) -> bool:

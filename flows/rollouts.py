@@ -15,6 +15,7 @@ from prefect import flow, task
 from prefect.cache_policies import NONE
 from prefect.task_runners import ThreadPoolTaskRunner
 
+from contracts.spread import round_robin
 from contracts.taskfiles import load_tasks, save_tasks
 from contracts.task import Task
 from runtime.agents import AgentOptions, is_baseline
@@ -62,21 +63,7 @@ def _sample(tasks: list[Task], most: int | None) -> list[Task]:
     """`most` tasks taken round-robin over the families, each family's in task order (one of every family before a second
     of any), or all. The first `most` tasks would not do: synthesis visits world after world, and a world offers only some
     families, so the first 103 tasks of the default run covered 74 of its 103 families."""
-    if not most:
-        return tasks
-    by_family: dict[str, list[Task]] = {}
-    for task in tasks:
-        by_family.setdefault(task.meta.family, []).append(task)
-    queues = [iter(q) for q in by_family.values()]
-    picked: list[Task] = []
-    while queues and len(picked) < most:
-        for queue in list(queues):
-            task = next(queue, None)
-            if task is None:
-                queues.remove(queue)
-            elif len(picked) < most:
-                picked.append(task)
-    return picked
+    return round_robin(tasks, lambda t: t.meta.family)[:most] if most else tasks
 
 
 def summarize(agent: str, results: list[AttemptResult]) -> dict:

@@ -10,6 +10,7 @@ import hashlib
 from collections.abc import Iterator, Mapping
 
 from contracts.family import Family
+from contracts.spread import round_robin
 from mocked_apps.registry import AppParts, part
 
 from .cross import LogPaymentInDrive, MeetEveryoneOnThread, PayAndConfirm, PayInvoiceFromDrive, ReplyWithInvoiceTotal
@@ -73,8 +74,8 @@ def spread_over_apps(families: list[Family], seed: int = 0) -> list[Family]:
         by_app.setdefault((family.name not in handmade, family.apps[0]), []).append(family)
     drawn = sorted(by_app, key=lambda key: hashlib.sha256(f"{seed}/{key[1]}".encode()).hexdigest())
     place = {key: i for kind in (False, True) for i, key in enumerate(k for k in drawn if k[0] == kind)}
-    order = {f.name: (turn, place[key], key[0]) for key, fams in by_app.items() for turn, f in enumerate(fams)}
-    return sorted(families, key=lambda f: order[f.name])
+    ordered = sorted(families, key=lambda f: (place[(f.name not in handmade, f.apps[0])], f.name not in handmade))
+    return round_robin(ordered, lambda f: (f.name not in handmade, f.apps[0]))
 
 
 __all__ = ["APP_FAMILIES", "CROSS", "FAMILIES", "spread_over_apps", "with_catalogue"]
