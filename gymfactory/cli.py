@@ -19,7 +19,7 @@ from runtime.confine import UNSAFE_ENV, ConfinementUnavailable
 # Packages that contribute commands: each has a `cli` module with `register(root: typer.Typer)`.
 COMMAND_MODULES = ("mocked_apps.cli", "factory.apps.cli", "runtime.cli", "factory.cli", "flows.cli", "rl.cli",
                    "flows.publish_cli", "factory.bundles_cli", "runtime.adapters.cli", "flows.regenerate_cli", "gymfactory.seeds",
-                   "runtime.interop.cli")
+                   "runtime.interop.cli", "flows.reference")
 # Benchmarks: each module has `main(...)`, a Typer command, shown as `gymfactory bench NAME`.
 BENCH_MODULES = {"apps": "bench.apps", "runtime": "bench.runtime", "sandbox": "bench.sandbox", "validation": "bench.validation", "train": "bench.train", "learn": "bench.learn", "transfer": "bench.transfer", "prompts": "bench.prompts",
                  "worlds": "bench.worlds", "verdicts": "bench.verdicts"}

