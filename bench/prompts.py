@@ -22,9 +22,11 @@ from rich.table import Table
 from contracts.options import config_options
 from rl.chat import ChatFormat, common_prefix
 from rl.demos import Demo, dataset_demos, dataset_tasks
-from rl.models import REFERENCE, resolve_policy
+from rl.models import REFERENCE, tokenizer_folder
 from runtime.actions import ActionParseError, parse_action
 from runtime.harness import VIEWS, Harness, seen_elements
+
+from .targets import PROMPT_RATIO, STEPS_SEEN
 
 
 class PromptsConfig(BaseModel):
@@ -54,7 +56,7 @@ def measure(demos: list[Demo], chat: ChatFormat, view: str) -> dict:
         before: list[int] = []
         prefilled = 0
         for step, turn in enumerate(demo.turns):
-            prompt = harness._prompt(step, turn.observation, "window")
+            prompt = harness.prompt_at(step)
             ids = chat.generation_prompt(prompt)
             prefilled += len(ids) - common_prefix(before, ids)
             before = ids + chat.output_ids(turn.output)
@@ -63,7 +65,7 @@ def measure(demos: list[Demo], chat: ChatFormat, view: str) -> dict:
             if element is not None:
                 named += 1
                 seen += element in seen_elements(prompt)
-        system = chat.encode(harness._prompt(0, demo.turns[0].observation, "window").messages[:1]).ids
+        system = chat.encode(harness.prompt_at(0).messages[:1]).ids
         starts.append(system)
         per_attempt.append(prefilled)
     common = min((common_prefix(starts[0], s) for s in starts[1:]), default=0) if view == "compact" else 0
@@ -83,7 +85,7 @@ def run(config: PromptsConfig) -> dict:
 
     tasks = dataset_tasks(config.dataset)
     demos = dataset_demos(config.dataset, tasks)
-    chat = ChatFormat(AutoTokenizer.from_pretrained(str(resolve_policy(config.model))))
+    chat = ChatFormat(AutoTokenizer.from_pretrained(str(tokenizer_folder(config.model))))
     result = {"dataset": str(config.dataset), "tasks": len(tasks), "views": {view: measure(demos, chat, view) for view in VIEWS}}
     full, compact = result["views"]["full"], result["views"]["compact"]
     result["compact_over_full"] = compact["prompt_tokens_per_attempt_shared_start"] / max(1e-9, full["prompt_tokens_per_attempt"])
@@ -106,7 +108,11 @@ def main(config: PromptsConfig) -> None:
         table.add_row(v["view"], str(v["attempts"]), f"{v['prompt_tokens_per_attempt']:.0f}", f"{v['prompt_tokens_per_attempt_shared_start']:.0f}",
                       f"{r['median']:.0f} / {r['p90']} / {r['max']}", f"{v['of_them_seen']}/{v['steps_naming_an_element']}")
     Console().print(table)
-    Console().print(f"compact (shared start kept) / full: {result['compact_over_full']:.3f}")
+    compact = result["views"]["compact"]
+    seen = 100 * compact["of_them_seen"] / max(1, compact["steps_naming_an_element"])
+    Console().print(f"compact (shared start kept) / full: {result['compact_over_full']:.3f}, target "
+                    f"{PROMPT_RATIO.marked(result['compact_over_full'])}; golden steps whose element the compact prompt shows: "
+                    f"{seen:.1f}%, target {STEPS_SEEN.marked(seen)}")
 
 
 __all__ = ["PromptsConfig", "main", "measure", "run"]

@@ -13,7 +13,7 @@ class Target(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     value: float
-    unit: str = Field(description="'ms', 's', 'x' (a ratio) or 'per min'.")
+    unit: str = Field(description="'ms', 's', 'h', 'x' (a ratio), '%', 'points' (percentage points) or 'per min'.")
     at_least: bool = Field(default=False, description="True when the measure must reach the value, not stay under it.")
     design: bool = Field(default=True, description="From the design's table; False for a bench's own bound.")
 
@@ -22,7 +22,7 @@ class Target(BaseModel):
 
     def text(self, prefix: str = "", suffix: str = "") -> str:
         sign = ">=" if self.at_least else "<"
-        unit = self.unit if self.unit == "x" else f" {self.unit}"
+        unit = self.unit if self.unit in ("x", "%") else f" {self.unit}"
         return f"{prefix}{sign} {self.value:g}{unit}{suffix}" + ("" if self.design else " (bench's own)")
 
     def marked(self, measure: float, prefix: str = "", suffix: str = "") -> str:
@@ -40,6 +40,13 @@ KIT_RESET_P50 = Target(value=10, unit="ms", design=False)  # one instance's stat
 SHELL_STEP_P50 = Target(value=100, unit="ms", design=False)  # one confined shell() command
 COMPILED_CHECK = Target(value=60, unit="s", design=False)  # a compiled app through the contract checker
 WORLDS_1000 = Target(value=60, unit="s", design=False)  # 1,000 worlds built and integrity-checked
+# bench prompts and bench transfer (issue 38's targets, not the design's table)
+PROMPT_RATIO = Target(value=0.5, unit="x", design=False)  # compact prompt tokens per attempt over the full view's: at most half
+STEPS_SEEN = Target(value=100, unit="%", at_least=True, design=False)  # golden steps whose element the compact prompt shows
+HELD_OUT_APPS = Target(value=20, unit="%", at_least=True, design=False)  # greedy held-out-app success at the largest set
+MINIWOB_OVER_RANDOM = Target(value=10, unit="points", at_least=True, design=False)  # MiniWoB++ success over the random agent's
+TRANSFER_HOURS = Target(value=3, unit="h", design=False)  # the whole transfer benchmark, 2 cores, nothing else running
 
-__all__ = ["COMPILED_CHECK", "INSTANCES_PER_1000", "KIT_RESET_P50", "PREFILL_RATIO", "RESET_P50", "SHELL_STEP_P50",
-           "STEP_P50", "Target", "VERIFIER_P50", "WORLDS_1000"]
+__all__ = ["COMPILED_CHECK", "HELD_OUT_APPS", "INSTANCES_PER_1000", "KIT_RESET_P50", "MINIWOB_OVER_RANDOM", "PREFILL_RATIO",
+           "PROMPT_RATIO", "RESET_P50", "SHELL_STEP_P50", "STEPS_SEEN", "STEP_P50", "TRANSFER_HOURS", "Target", "VERIFIER_P50",
+           "WORLDS_1000"]

@@ -46,6 +46,7 @@ from runtime.store import TrajectoryStore
 
 from . import failures as failed_attempts
 from .learn import PolicySettings, _Bench, _by_capability, _rates, bootstrap
+from .targets import HELD_OUT_APPS, MINIWOB_OVER_RANDOM, TRANSFER_HOURS
 
 TIMERS = ("off", "on")  # MiniWoB's own 10-second episode timer: off (steps bound the episode) and on, as MiniWoB ships
 
@@ -409,7 +410,31 @@ def markdown(result: dict) -> str:
         lines += [f"| {m['agent']} | {m['timer']} | {m['episodes']} | {m['scored']} | {100 * m['success_rate']:.1f}% | {m['mean_reward']:.3f} | "
                   f"{m['ended_by_miniwob']} | {m['env_errors']} | {m['seconds']:.0f} |" for m in result["miniwob"]]
     lines += ["", "Phases (seconds, each the first time it finished): " + ", ".join(f"{k} {v:.0f}" for k, v in result["phases"].items())]
+    lines += ["", "Targets:", "", *_targets(result)]
     return "\n".join(lines) + "\n"
+
+
+def _targets(result: dict) -> list[str]:
+    """Each target beside what the run measured so far (held-out apps at the largest set evaluated, MiniWoB++ over the
+    random agent per checkpoint and timer, the phases' total time)."""
+    def verdict(target, measure: float, what: str) -> str:
+        return f"- {what}: {measure:.1f}{'' if target.unit in ('x', '%') else ' ' + target.unit}, target {target.text()}: " \
+               + ("met" if target.met(measure) else "not met")
+
+    lines = []
+    trained = [r for r in result["rows"] if r["split"] == "apps" and r["checkpoint"] in result["sets"]]
+    if trained:
+        last = max(trained, key=lambda r: result["sets"][r["checkpoint"]]["apps"])
+        lo = 100 * last["greedy_ci"][0]
+        lines.append(verdict(HELD_OUT_APPS, 100 * last["greedy"], f"held-out apps after {last['checkpoint']}, greedy")
+                     + (f" (95% CI from {lo:.1f}%: {'excludes' if lo > 0 else 'includes'} 0)"))
+    random = {m["timer"]: m["success_rate"] for m in result["miniwob"] if m["agent"] == "random"}
+    for m in result["miniwob"]:
+        if m["agent"] != "random" and m["timer"] in random:
+            lines.append(verdict(MINIWOB_OVER_RANDOM, 100 * (m["success_rate"] - random[m["timer"]]),
+                                 f"MiniWoB++ {m['agent']} over random, timer {m['timer']}"))
+    lines.append(verdict(TRANSFER_HOURS, sum(result["phases"].values()) / 3600, "the phases so far, in all"))
+    return lines
 
 
 @config_options(TransferConfig)

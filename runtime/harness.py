@@ -256,6 +256,12 @@ class Harness:
         """The prompt for deciding the next step at observation `obs`."""
         return self._prompt(len(self.turns), obs, self.mode)
 
+    def prompt_at(self, step: int) -> Prompt:
+        """The prompt the agent saw at recorded step `step` of a replayed trajectory (`Harness.replay`)."""
+        if not 0 <= step < len(self.turns):
+            raise IndexError(f"step {step} of a trajectory of {len(self.turns)} steps")
+        return self._prompt(step, self.turns[step].observation, self.mode)
+
     def record(self, obs: Observation, output: str) -> Turn:
         """Parse the model's reply to `obs` and append the step; a parse error becomes next-step feedback."""
         try:

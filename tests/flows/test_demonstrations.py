@@ -177,3 +177,25 @@ def _obs(steps, index):
 
     s = steps[index]
     return Observation(step=index, url=s.url, axtree=s.axtree, last_action_error=s.error, shell_output=s.shell_output)
+
+
+def test_bench_prompts_measures_both_views_of_the_dataset_and_prints_its_targets(run, tmp_path):
+    """`gymfactory bench prompts` on an exported dataset: the compact view costs fewer prompt tokens than the full one,
+    every golden step's element is in the compact prompt, and the targets are printed beside the numbers."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from gymfactory.cli import build
+
+    out = tmp_path / "prompts.json"
+    result = CliRunner().invoke(build(), ["bench", "prompts", "--dataset", str(run["folder"]), "--out", str(out)],
+                                env={"COLUMNS": "200"}, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    numbers = json.loads(out.read_text())
+    full, compact = numbers["views"]["full"], numbers["views"]["compact"]
+    steps = sum(len(r.golden_actions) for r in run["results"])
+    assert numbers["tasks"] == len(run["tasks"]) and full["steps"] == compact["steps"] == steps
+    assert 0 < compact["prompt_tokens_per_attempt_shared_start"] <= compact["prompt_tokens_per_attempt"] < full["prompt_tokens_per_attempt"]
+    assert 0 < compact["of_them_seen"] == compact["steps_naming_an_element"] <= steps
+    assert "target < 0.5x" in result.output and "target >= 100%" in result.output

@@ -83,7 +83,9 @@ def test_bench_transfer_runs_end_to_end_and_resumes(tmp_path):
     assert done["sets"][label]["held_out_worlds_trained"] == 0
     assert {(m["agent"], m["timer"]) for m in done["miniwob"]} == {(a, t) for a in ("random", "zero-shot", label) for t in ("on", "off")}
     assert json.loads((out / "leaks.json").read_text()) == {"utterances_checked": 6, "leaks": []}
-    assert len(training_rows(out)) >= 2 and "held-out" in (out / "transfer.md").read_text()
+    report = (out / "transfer.md").read_text()
+    assert len(training_rows(out)) >= 2 and "held-out" in report
+    assert "target >= 20%" in report and "target >= 10 points" in report and "target < 3 h" in report
     for label_, row in done["failures"].items():  # every failed held-out-app attempt is read back from the store
         evaluated = json.loads((out / "evals" / f"{label_}-apps.json").read_text())["instances"].values()
         assert row["attempts"] == 2 and row["failed"] == sum(not i["greedy"] for i in evaluated)

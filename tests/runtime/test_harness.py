@@ -89,6 +89,15 @@ def test_prompts_only_grow_inside_a_window_and_screenshots_become_placeholders_a
     assert prompts[9].images()[0].data == b"\x89PNG fake 0"
 
 
+def test_a_replayed_trajectory_gives_back_the_prompt_seen_at_each_step():
+    images = _Images()
+    h, prompts = _episode(12, images)
+    again = Harness.replay("Reply to the invoice email", h.turns, vision=True, images=images)
+    assert [again.prompt_at(t) for t in range(12)] == prompts
+    with pytest.raises(IndexError, match="step 12 of a trajectory of 12 steps"):
+        again.prompt_at(12)
+
+
 def test_parse_error_becomes_feedback_not_a_crash():
     h = Harness("x")
     obs = _obs(0)
