@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from contracts.options import config_options
+from contracts.signals import interrupt_on_signals
 from contracts.task import Task
 from contracts.taskfiles import load_tasks, save_tasks
 from factory.tasks.synthesize import SynthConfig, synthesize
@@ -294,6 +295,7 @@ def markdown(result: dict) -> str:
 @config_options(LearnConfig)
 def main(config: LearnConfig) -> None:
     """Zero-shot vs SFT vs GRPO success of the reference model on held-out worlds and held-out apps, with intervals."""
+    interrupt_on_signals()  # Ctrl-C or SIGTERM, even from `cmd &`: attempts close as interrupted; the same command resumes
     console = Console()
     result = run(config, say=console.print)
     table = Table(title="held-out success (greedy)")

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from rich.console import Console
 
 from contracts.options import config_options
+from contracts.signals import interrupt_on_signals
 from contracts.spread import round_robin
 from contracts.task import Task
 from contracts.taskfiles import load_tasks, save_tasks
@@ -440,6 +441,7 @@ def _targets(result: dict) -> list[str]:
 @config_options(TransferConfig)
 def main(config: TransferConfig) -> None:
     """Held-out-app success of the reference model after SFT on nested sets of more and more apps, and on MiniWoB++."""
+    interrupt_on_signals()  # Ctrl-C or SIGTERM, even from `cmd &`: attempts close as interrupted; the same command resumes
     console = Console()
     result = run(config, say=console.print)
     console.print(markdown(result))
