@@ -104,16 +104,33 @@ class PhoneFamily(Family):
     form_factor = "mobile"
 
 
+_REQUESTS = frozenset(
+    "accept add answer book buy cancel change check collect count create find flag follow forward get give go hand invite "
+    "like look mark move open order pay post put rate refund rename reorder reply reschedule reserve return review save "
+    "schedule send set settle share star start submit tell transfer".split())
+"""Verbs a phrasing may open with to be a request, before which a formal voice says "Please" or "Kindly". What opens
+otherwise (a question, "I need ...", "In Drive, ...", a name, "New note: ...") reads as written: "Kindly what time
+...?" and "Please jonathan needs ..." are no English. A verb missing here only costs a phrasing its lead."""
+
+
 def say(rng: random.Random, world: World, *phrasings: str, **values: Any) -> str:
-    """One of several phrasings, in the persona's voice, with `values` filled in."""
-    text = rng.choice(phrasings).format(**values)
+    """One of several phrasings, in the persona's voice, with `values` filled in. A formal voice leads a request
+    (a phrasing that opens with a verb of `_REQUESTS` and says no please of its own) with "Please" or "Kindly"."""
+    phrasing = rng.choice(phrasings)
+    text = phrasing.format(**values)
     style = world.persona.style
     if style == "friendly":
         text = rng.choice(["", "Hey! ", "Hi, ", "Quick one: "]) + text + rng.choice(["", " Thanks!", " Thanks a lot."])
     elif style == "formal" and text[0].isupper():
         lead = rng.choice(["Please ", "Kindly ", ""])  # with no lead the sentence keeps its capital
-        text = lead + text[0].lower() + text[1:] if lead else text
+        if lead and _is_request(phrasing):
+            text = lead + text[0].lower() + text[1:]
     return text.strip()
+
+
+def _is_request(phrasing: str) -> bool:
+    opener = re.match(r"[A-Za-z]+", phrasing)
+    return bool(opener) and opener.group(0).lower() in _REQUESTS and not re.search(r"\b(?:please|kindly)\b", phrasing, re.I)
 
 
 class UnknownFamily(UnknownName):

@@ -40,12 +40,20 @@ def _near_vendors(d: Draft) -> None:
         first = next((i for i in d.invoices if i.vendor == org.id), None)
         if first is None or not _hit(d):
             continue
-        sibling = d.org(org.name + rng.choice(_VENDOR_VARIANTS), "vendor", org.category)
+        sibling = d.org(org.name + _variant(org.name, rng.choice(_VENDOR_VARIANTS)), "vendor", org.category)
         contact = d.person(sibling, "accounts")
         items = [(i.description, round(i.unit_price * rng.choice([0.97, 0.98, 1.02, 1.03]), 2)) for i in first.items]
         issued = max(first.issued - timedelta(days=rng.randint(1, 9)), d.now.date() - timedelta(days=d.size.history_days))
         d.invoice(sibling, contact, items or list(VENDORS[org.category].items[:1]), first.description, min(issued, d.now.date()),
                   paid=rng.random() < 0.5, number=d.invoice_number(sibling, near=first.number))
+
+
+def _variant(name: str, drawn: str) -> str:
+    """The drawn suffix, or the next one when the name already ends with it ("Ovenfix Services" + " Services" was
+    "Ovenfix Services Services"); no second draw, so the rest of the world stays as drawn."""
+    if not name.endswith(drawn):
+        return drawn
+    return _VENDOR_VARIANTS[(_VENDOR_VARIANTS.index(drawn) + 1) % len(_VENDOR_VARIANTS)]
 
 
 def _similar_amounts(d: Draft) -> None:

@@ -13,7 +13,7 @@ CSS colour lists), so the law recognises exactly what a placeholder generator wr
 
 Task instructions answer to the same law, and to what gives a generated sentence away (`instruction_problems`): "a"
 before a vowel ("a appointment"), a program's value or name (`True`, `no_show`), a word said twice, or a polite lead
-on what is no request ("Please in PawCare, ...", "Kindly pawCare: please ...").
+on what is no request ("Please in PawCare, ...", "Kindly pawCare: please ...", "Kindly i need ...").
 """
 
 from __future__ import annotations
@@ -102,7 +102,8 @@ _TELLS = (
     ("a program's name", re.compile(r"\b[a-z]+_[a-z_]+\b")),
     ("a word said twice", re.compile(r"(?<![\w-])(\w+) \1\b", re.I)),  # "walk-in in" is English
     ("a polite lead on no request", re.compile(r"^(?:(?:Hi|Hey|Quick one)[,!:]? )?(?:Please|Kindly) (?:in|how|what|who|which|when|"
-                                                r"where|whose|could|can|would|[a-z]+[A-Z]\w*)\b")),
+                                                r"where|whose|could|can|would|i|we|my|our|the|for|on|at|until|"
+                                                r"[a-z]+[A-Z]\w*)\b")),
     ("please twice", re.compile(r"\b(?:please|kindly)\b.*\bplease\b", re.I)),
 )
 """What gives a generated instruction away, by name: a person writes none of them."""

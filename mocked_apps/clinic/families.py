@@ -128,7 +128,7 @@ class EarliestInNetwork(_Booking):
         patient, specialty, (start, doctor) = choice
         c = _book_context(start, doctor, patient, rng.choice(REASONS[specialty]))
         who = "me" if patient["is_self"] else patient["name"]
-        instruction = say(rng, world, "Book {who} the earliest {specialty} appointment on {when} with a doctor who takes {carrier}. Reason: {reason}.",
+        instruction = say(rng, world, "Book {who} the earliest {specialty} appointment on {when} with a doctor who takes {carrier}, and pick \"{reason}\" as the reason.",
                           "Find the first free {specialty} slot on {when} that is in network for {carrier} and book it for {who} ({reason_l}).",
                           who=who, specialty=specialty.lower(), when=when_text(start), carrier=patient["carrier"], reason=c["reason"],
                           reason_l=c["reason"].lower())

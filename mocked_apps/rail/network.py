@@ -18,7 +18,7 @@ CITIES: dict[str, tuple[str, ...]] = {
     "GB": ("London", "Manchester", "Birmingham", "Leeds", "Edinburgh", "Bristol", "York"),
     "IE": ("Dublin", "Cork", "Galway", "Limerick", "Waterford", "Sligo", "Belfast"),
     "AU": ("Sydney", "Melbourne", "Canberra", "Brisbane", "Adelaide", "Newcastle", "Geelong"),
-    "CA": ("Toronto", "Montreal", "Ottawa", "Quebec City", "Kingston", "Windsor", "London ON"),
+    "CA": ("Toronto", "Montreal", "Ottawa", "Quebec City", "Kingston", "Windsor", "London, Ontario"),
     "DE": ("Berlin", "Hamburg", "München", "Köln", "Frankfurt", "Leipzig", "Stuttgart"),
     "AT": ("Wien", "Salzburg", "Linz", "Graz", "Innsbruck", "Klagenfurt", "Villach"),
     "FR": ("Paris", "Lyon", "Marseille", "Lille", "Bordeaux", "Nantes", "Strasbourg"),

@@ -128,7 +128,7 @@ class SendToNewAddress(Family):
         postcode = f"{rng.randint(10000, 99999)}"
         method = shop.method_label(world, 1)
         instruction = say(rng, world, "Send one {item} ({v}) to {who} at {line}, {city} {postcode}, by express. Pay from the checking account.",
-                          "{who} needs a {item} in {v}: ship it by express to {line}, {city}, postcode {postcode}, paid with the checking account.",
+                          "{who} needs the {item} in {v}: ship it by express to {line}, {city}, postcode {postcode}, paid with the checking account.",
                           item=product["name"], v=_variant_text(v), who=person.name, line=line, city=book["city"], postcode=postcode)
         ctx = {"product": product["name"], "colour": v["colour"], "size": v["size"], "variant_id": v["id"], "name": person.name, "line": line,
                "city": book["city"], "postcode": postcode, "method": method, "method_id": CHECKING}

@@ -50,6 +50,8 @@ def test_a_page_is_cut_into_lines_cells_and_sentences_and_a_few_salad_lookalikes
     ("Kindly dojoDesk Martial Arts: I need a new student.", "a polite lead on no request"),
     ("Hi, Please how many rooms are free?", "a polite lead on no request"),
     ("Kindly open FieldRep, please put account on hold \"Riverside Chemist\".", "please twice"),
+    ("Kindly i have invoice SMS-55959 in Drive but forgot who sent it.", "a polite lead on no request"),
+    ("Please for my trip to Wrocław: book the family suite.", "a polite lead on no request"),
     ("Add a new ticket in Helpdesk. Subject: synergized bi-directional groupware.", "catch phrase"),
 ])
 def test_an_instruction_that_reads_as_generated_is_caught(instruction, kind):
@@ -85,4 +87,27 @@ def test_every_derived_familys_instruction_reads_as_a_person_would_write_it():
                 asked += 1
                 bad += [f"{family.name}: {p} in {req.instruction!r}" for p in instruction_problems(req.instruction)]
     assert len(derived) > 1000 and asked > 2000
+    assert not bad, f"{len(bad)} of {asked}: " + "\n".join(bad[:10])
+
+
+def test_every_hand_made_familys_instruction_reads_as_a_person_would_write_it():
+    """The law over the hand-made apps' and the cross-app families: each asked twice in worlds of every persona voice
+    (a formal voice puts "Please" or "Kindly" before a request, never before a question or "I need ...")."""
+    import random
+
+    from factory.tasks.families import FAMILIES
+    from factory.tasks.synthesize import SynthConfig, world_pool
+
+    pool = world_pool(SynthConfig())
+    worlds = [pool.world(i) for i in range(6)]
+    assert {w.persona.style for w in worlds} == {"formal", "friendly", "terse"}
+    asked, bad = 0, []
+    for family in FAMILIES.values():
+        for world in worlds:
+            for draw in range(2):
+                req = family.requirements(world, random.Random(f"{draw}/{family.name}/{world.id}"))
+                if req is not None:
+                    asked += 1
+                    bad += [f"{family.name}: {p} in {req.instruction!r}" for p in instruction_problems(req.instruction)]
+    assert len(FAMILIES) > 100 and asked > 900
     assert not bad, f"{len(bad)} of {asked}: " + "\n".join(bad[:10])

@@ -96,6 +96,14 @@ def test_distractors_at_full_rate():
     assert len(plain.invoices) < len(w.invoices) and len(plain.documents) < len(w.documents)
 
 
+def test_a_near_duplicate_vendor_never_says_its_suffix_twice():
+    """A sibling vendor's drawn suffix that the name already ends with gives way to the next ("Ovenfix Services" drew
+    " Services" in world 3: "Ovenfix Services Services" read as a stutter in every page and instruction naming it)."""
+    names = [o.name for seed in range(6) for o in generated_world(seed, 0, world_size(distractor_rate=1.0)).organisations]
+    assert "Ovenfix Services International" in names
+    assert not [n for n in names if re.search(r"\b(\w+) \1\b", n)]
+
+
 def test_bad_size_knobs_and_names_are_one_line_errors():
     with pytest.raises(WorldSizeError, match=r"people=2: .* between 6 and 400"):
         world_size(people=2)
