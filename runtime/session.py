@@ -20,6 +20,7 @@ from runtime.actions import Action, ActionParseError, Answer, Shell, parse_actio
 from runtime.backends.base import BrowserPage, DeadlineExceeded, EnvError, Instance, LeaseExpired, PageSetup, TaskSetupError
 from runtime.backends.chromium import screenshot_png
 from runtime.execute import execute
+from runtime.httplog import RecordedRequest, RequestRecorder, resend
 from runtime.judge import judge
 from runtime.observation import Observation
 from runtime.observe import snapshot
@@ -44,10 +45,16 @@ class SessionSpec(BaseModel):
         "of the same task, so that the next reset of that task only observes it. For repeated attempts with time "
         "between resets (rollouts, RL, a Gymnasium env); a reset of another task, or none, wastes one page load.",
     )
+    record_requests: bool = Field(
+        default=False,
+        description="Keep the requests each attempt's pages send to its app instances (`Session.requests`), so that "
+        "`Session.replay` can rebuild the attempt's end without a browser (validation's second golden run).",
+    )
 
     @classmethod
-    def for_task(cls, task: Task, screenshots: bool = True, prepare: bool = False) -> "SessionSpec":
-        return cls(apps=task.apps, form_factor=task.form_factor, screenshots=screenshots, prepare=prepare)
+    def for_task(cls, task: Task, screenshots: bool = True, prepare: bool = False, record_requests: bool = False) -> "SessionSpec":
+        return cls(apps=task.apps, form_factor=task.form_factor, screenshots=screenshots, prepare=prepare,
+                   record_requests=record_requests)
 
 
 class Lease(BaseModel):
@@ -132,6 +139,8 @@ class Session:
         self._last: Observation | None = None
         self._history_floor = 0
         self._shooting = spec.screenshots
+        self._sent: list[RecordedRequest] = []  # this attempt's requests to its instances (spec.record_requests)
+        self._pageless = False  # reset without its first page (`reset(task, page=False)`): no browser action until a reset
 
     @property
     def screenshots(self) -> "ObjectStore":
@@ -139,25 +148,32 @@ class Session:
         return self.manager.screenshots
 
     # ---- the four session operations ---------------------------------------------------------
-    def reset(self, task: Task) -> Observation:
-        """Fresh instances in the task's state, its workspace files, and the first page (launcher or the app)."""
+    def reset(self, task: Task, page: bool = True) -> "Observation | None":
+        """Fresh instances in the task's state, its workspace files, and the first page (launcher or the app).
+
+        `page=False`: the instances and files only, no page and no observation (None); the session's next browser
+        action must be another reset. For state-level work: `final()`, `replay()`."""
         if tuple(task.apps) != self.spec.apps or task.form_factor != self.spec.form_factor:
             raise ValueError(f"task {task.id} needs {task.apps} on {task.form_factor}; this session is {self.spec.apps} on {self.spec.form_factor}")
         with self._operation("reset", self.manager.deadlines.reset, resetting=True) as deadline:
             previous, self.instances = self.instances, []
             try:
-                snap = self._start(task, deadline)
+                snap = self._start(task, deadline, page)
             finally:
                 self._give_back(previous)  # after the new first page is up: less contention on the way there
+            if snap is None:
+                return None
             self._history_floor = snap["history"]  # back() never leaves this attempt's first page
             obs = self._observation(snap, step=0)
             self._prepare(task, deadline)
             return obs
 
-    def _start(self, task: Task, deadline: _Deadline) -> dict:
-        """Provision the task's instances and workspace, and open its first page; returns the page snapshot."""
+    def _start(self, task: Task, deadline: _Deadline, open_page: bool = True) -> dict | None:
+        """Provision the task's instances and workspace, and open its first page; returns the page snapshot
+        (None without `open_page`)."""
         self.task, self.answer, self.fault = task, None, None
         self._step, self._done, self._applied, self.attempt = 0, False, {}, self.attempt + 1
+        self._sent, self._pageless = [], not open_page
         backend = self.manager.backend
         held, self._prepared = self._prepared, None
         if held is not None and task.apps != (held.app,):
@@ -173,14 +189,19 @@ class Session:
             self._workspace.fill(task.files)
         except WorkspaceError as err:
             raise TaskSetupError(f"task {task.id}: {err}") from err
+        if not open_page:
+            return None
         page = self._ensure_page(deadline)
         start = launcher.LAUNCHER_URL if len(self.instances) > 1 else self.instances[0].url
-        if held is not None and self.instances[0] is held and page.take(start, deadline.remaining()):
+        recorded = self.spec.record_requests  # a prepared start's first request was sent before this reset: not used
+        if held is not None and self.instances[0] is held and not recorded and page.take(start, deadline.remaining()):
             self.prepared_resets += 1
             return page.call(self._grab, deadline.remaining())  # loaded while the last attempt ran; observed now
 
         async def first_page(p):
-            await p.goto(start, wait_until="load")
+            async def load(p):
+                await p.goto(start, wait_until="load")
+            await self._recording(p, load)
             return await self._grab(p)
 
         page.preload(None)
@@ -200,7 +221,7 @@ class Session:
     def observe(self) -> Observation:
         """The current page as an observation (same step index as the last one)."""
         with self._operation("observe", self.manager.deadlines.step) as deadline:
-            self._require_task()
+            self._require_page()
             last = self._last
             snap = self._page.call(self._grab, deadline.remaining())
             return self._observation(snap, self._step, error=last.last_action_error if last else None, shell_output=last.shell_output if last else None)
@@ -211,7 +232,7 @@ class Session:
             if action_id is not None and action_id in self._applied:
                 return self._applied[action_id]
             with self._operation("step", self.manager.deadlines.step) as deadline:
-                self._require_task()
+                self._require_page()
                 index = self._step + 1
                 error, shell_output, snap = self._apply(action, deadline)
                 self._step = index
@@ -240,6 +261,21 @@ class Session:
                 return Outcome(status="env_error", error=str(err))
             status: Status = "success" if result.success else "failure"
             return Outcome(status=status, reward=result.reward, success=result.success, verdicts=result.verdicts)
+
+    @property
+    def requests(self) -> tuple[RecordedRequest, ...]:
+        """The requests this attempt's pages sent to its instances, in order (with `SessionSpec.record_requests`)."""
+        return tuple(self._sent)
+
+    def replay(self, requests: "tuple[RecordedRequest, ...] | list[RecordedRequest]", answer: str | None) -> list[str]:
+        """Rebuild an attempt's end without the browser: send its recorded `requests` to this attempt's instances over
+        HTTP and give the attempt `answer`; `final()` then reads the state. Meant right after `reset(task, page=False)`.
+        Returns the requests answered with another status than the recorded one (see `runtime.httplog.resend`)."""
+        with self._lock, self._operation("step", self.manager.deadlines.step * max(1, len(requests))) as deadline:
+            self._require_task()
+            differ = resend(list(requests), self.instances, deadline.remaining())
+            self.answer, self._done = answer, answer is not None
+            return differ
 
     def final(self) -> "Final | None":
         """The attempt's end as the verifier sees it (None when the agent flooded its workspace past its cap)."""
@@ -277,6 +313,10 @@ class Session:
         """From now on observations carry no screenshot (validation keeps only its first golden run's)."""
         self._shooting = False
 
+    def resume_screenshots(self) -> None:
+        """Observations carry screenshots again, if the spec takes them (a session reused for another task)."""
+        self._shooting = self.spec.screenshots
+
     @property
     def expired(self) -> bool:
         return time.monotonic() > self.expires_at
@@ -313,6 +353,24 @@ class Session:
         if self.task is None:
             raise ValueError(f"session {self.id}: call reset(task) first")
         return self.task
+
+    def _require_page(self) -> Task:
+        task = self._require_task()
+        if self._pageless:
+            raise ValueError(f"session {self.id}: reset without a page; reset(task) with one before acting")
+        return task
+
+    async def _recording(self, page, work):
+        """`await work(page)`, keeping the requests it makes the page send (with `SessionSpec.record_requests`)."""
+        if not self.spec.record_requests:
+            return await work(page)
+        recorder = RequestRecorder(self.instances)
+        recorder.attach(page)
+        try:
+            return await work(page)
+        finally:
+            recorder.detach(page)
+            self._sent += recorder.sent
 
     def _ensure_page(self, deadline: _Deadline) -> BrowserPage:
         """The session's page, opened on first reset and reused by later ones (a new context costs ~10x a navigation)."""
@@ -354,7 +412,7 @@ class Session:
             touch, floor = self.spec.form_factor == "mobile", self._history_floor
 
             async def act_and_grab(page):
-                failed, snap = await execute(page, action, self._walk, touch, floor)
+                failed, snap = await self._recording(page, lambda p: execute(p, action, self._walk, touch, floor))
                 return failed, await self._grab(page, snap)
 
             error, snap = self._page.call(act_and_grab, deadline.remaining())

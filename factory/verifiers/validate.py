@@ -21,6 +21,14 @@ declares (`contracts.family.ALTERNATIVE`) is run for real from a fresh reset aft
 must succeed too. A refused one rejects the task with `recall_answer_form`, `recall_view`,
 `recall_note` or `recall_alternative`.
 
+The second run is at state level by default (`ValidationConfig.replay`), not in the browser: the first run's
+pages sent requests to the apps (`runtime.httplog`); the reset that ends run 1 makes fresh instances without
+opening a page, and run 2 sends the same requests to them over HTTP (`Session.replay`). That is run 2 as the
+browser would play it when two things hold, and both are checked: the golden code, handed run 1's pages,
+asks for the same actions (`runtime.agents.golden.replays`), and the apps, sent the same requests, end in the
+same state, answer and files as run 1 (Contract 1). If either fails, or run 1 used the shell, run 2 is played in
+the browser as before; every gate after it (footprint, verdicts in a fresh process, the reset's) is the same.
+
 An accepted task leaves with its footprint: `accepted_task(task, result)`. Run 1's golden actions, each
 with the observation it was chosen on (screenshots too with `ValidationConfig.screenshots`), are the
 task's demonstration (`golden_steps`): every accepted task has one without another browser run.
@@ -34,6 +42,7 @@ on the task: it ends as reason "env_error" (re-run it).
 
 from __future__ import annotations
 
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Iterable, Literal
@@ -45,7 +54,8 @@ from contracts.task import Footprint, Task
 from factory.verifiers.footprint import record
 from factory.verifiers.probes import ProbeReason, check_probes
 from factory.verifiers.recall import RecallReason, RecallReport, alternative_task, check_recall, has_alternative
-from runtime.agents.golden import GoldenTooLong, play
+from runtime.actions import Shell, parse_action
+from runtime.agents.golden import GoldenTooLong, play, replays
 from runtime.golden import GoldenFailed
 from runtime.sandbox import SandboxError, VerifierRun, run_verifier
 from contracts.scoring import Final, Score, VerdictError, score_final
@@ -94,6 +104,12 @@ class ValidationConfig(BaseModel):
     probes: bool = Field(default=True, description="Run the adversarial probes after the first golden run (one sandbox batch).")
     recall: bool = Field(default=True, description="Require success on honest variants of the golden final (answer forms, view "
                          "state, a note) and on the family's second solution, if it declares one (one more browser run).")
+    replay: bool = Field(default=True, description="Runs after the first at state level: run 1's requests sent again over "
+                         "HTTP to fresh instances, once the golden code asks for run 1's actions on run 1's pages (no browser); "
+                         "played in the browser when either differs. False: every run in the browser (the path before).")
+    keep_sessions: bool = Field(default=True, description="`validate_tasks` takes tasks that open the same apps one after "
+                                "another, and each worker keeps its session for the next (a reset, not a new browser context "
+                                "per task). False: a session per task, in the given order (the path before).")
     screenshots: bool = Field(default=False, description="Screenshot every page the golden code acts on (into the manager's "
                               "object store), so the recorded demonstration carries images; off, it carries the text only.")
 
@@ -123,6 +139,8 @@ class ValidationResult(BaseModel):
     recall_kinds: tuple[str, ...] = Field(default=(), description="Their kinds (answer_form, view, note, alternative).")
     recall_refused: tuple[str, ...] = Field(default=(), description="'kind: what it did' of every honest variant refused.")
     recall_seconds: float = Field(default=0.0, description="Time spent on recall, the second solution's browser run included.")
+    replayed_runs: int = Field(default=0, description="Golden runs after the first done at state level (no browser).")
+    replay_misses: tuple[str, ...] = Field(default=(), description="Why a run meant for state level was played in the browser.")
 
 
 def accepted_task(task: Task, result: ValidationResult) -> Task:
@@ -138,15 +156,20 @@ class _Reject(Exception):
         self.reason, self.detail = reason, detail
 
 
-def validate_task(task: Task, manager: "EnvironmentManager", config: ValidationConfig | None = None) -> ValidationResult:
-    """Run the acceptance rule on `task` in a fresh session of `manager`."""
+def validate_task(task: Task, manager: "EnvironmentManager", config: ValidationConfig | None = None,
+                  warm: "_Warm | None" = None) -> ValidationResult:
+    """Run the acceptance rule on `task` in a fresh session of `manager` (`warm`: in the session it kept, if it suits)."""
     from runtime.manager import EnvError, Lease, SessionSpec
 
     config = config or ValidationConfig()
     started = time.monotonic()
     check = _Check(task, config)
+    kept = False
     try:
-        session = manager.request(SessionSpec.for_task(task, screenshots=config.screenshots), Lease(seconds=config.lease_s))
+        spec = SessionSpec.for_task(task, screenshots=config.screenshots, record_requests=config.replay and config.runs > 1)
+        session = warm.take(spec) if warm is not None else None
+        session = session or manager.request(spec, Lease(seconds=config.lease_s))
+        session.resume_screenshots()
         try:
             obs = check.start(session)
             for run in range(1, config.runs + 1):
@@ -154,8 +177,15 @@ def validate_task(task: Task, manager: "EnvironmentManager", config: ValidationC
             check.compare_runs()
             if config.recall and has_alternative(task):
                 check.alternative(session, obs)
+            kept = warm is not None
+        except _Reject:
+            kept = warm is not None  # a verdict on the task, not on the session
+            raise
         finally:
-            session.close()
+            if kept and session.fault is None:
+                warm.keep(session)
+            else:
+                session.close()
     except _Reject as rejection:
         return check.result(started, rejection.reason, rejection.detail)
     except (EnvError, SandboxError) as err:
@@ -168,10 +198,56 @@ def validate_task(task: Task, manager: "EnvironmentManager", config: ValidationC
 def validate_tasks(
     tasks: Iterable[Task], manager: "EnvironmentManager", config: ValidationConfig | None = None, concurrency: int = 1
 ) -> list[ValidationResult]:
-    """Validate many tasks, `concurrency` sessions at a time; results in the order of `tasks`."""
-    tasks = list(tasks)
-    with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="validate") as pool:
-        return list(pool.map(lambda t: validate_task(t, manager, config), tasks))
+    """Validate many tasks, `concurrency` sessions at a time; results in the order of `tasks`.
+
+    Tasks that open the same apps go one after another, and each worker keeps its session (browser page and
+    context) from one task to the next of the same apps: a reset replaces its instances, and a session is
+    neither closed nor opened per task."""
+    tasks, config = list(tasks), config or ValidationConfig()
+    order = list(range(len(tasks)))
+    if config.keep_sessions:
+        order.sort(key=lambda i: (tasks[i].apps, tasks[i].form_factor))
+    local, warms, lock = threading.local(), [], threading.Lock()
+
+    def one(i: int) -> ValidationResult:
+        if not config.keep_sessions:
+            return validate_task(tasks[i], manager, config)
+        if not hasattr(local, "warm"):
+            local.warm = _Warm()
+            with lock:
+                warms.append(local.warm)
+        return validate_task(tasks[i], manager, config, local.warm)
+
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="validate") as pool:
+            results = dict(zip(order, pool.map(one, order)))
+    finally:
+        for warm in warms:
+            warm.close()
+    return [results[i] for i in range(len(tasks))]
+
+
+class _Warm:
+    """One worker's session between tasks: the next task that opens the same apps resets it instead of opening one."""
+
+    def __init__(self) -> None:
+        self.session: "Session | None" = None
+
+    def take(self, spec) -> "Session | None":
+        session, self.session = self.session, None
+        if session is not None and (session.spec != spec or session.closed or session.expired):
+            session.close()
+            session = None
+        return session
+
+    def keep(self, session: "Session") -> None:
+        self.close()
+        self.session = session
+
+    def close(self) -> None:
+        session, self.session = self.session, None
+        if session is not None:
+            session.close()
 
 
 class _Check:
@@ -186,15 +262,22 @@ class _Check:
         self.steps: tuple[DemoStep, ...] = ()
         self.probes, self.probe_seconds, self.probe_kinds = 0, 0.0, ()
         self.recall = RecallReport()
+        self.observed: list[Observation] = []  # run 1: the observation each action was chosen on, then the last one
+        self.first: Final | None = None  # run 1's golden final
+        self.requests: tuple = ()  # run 1's requests to the apps
+        self.replayed, self.misses = 0, []
+        self.session_records = False
 
     def start(self, session: "Session") -> "Observation":
         """The first reset and the initial-state verdicts of run 1."""
+        self.session_records = session.spec.record_requests
         obs, start = self._reset(session, "the first reset")
         self._initial(start, 1)
         return obs
 
-    def run(self, session: "Session", run: int, obs: "Observation") -> "Observation | None":
-        """One run from a fresh reset: golden, verify, (run 1: probes), then reset and verify.
+    def run(self, session: "Session", run: int, obs: "Observation | None") -> "Observation | None":
+        """One run from a fresh reset: golden, verify, (run 1: probes), then reset and verify. `obs` None: the reset
+        opened no page, and this run replays run 1 at state level (or, if it cannot, resets with a page and plays).
 
         The reset that ends a run is the one the next run starts from, so its verdicts count twice:
         as this run's `reset` phase and as the next run's `initial` phase (the same state, proven
@@ -202,13 +285,20 @@ class _Check:
         proved the reset exact after a golden run and its verdicts repeat those on the initial state
         in another process. Each phase is still judged twice, by separate processes, on separate runs.
         """
-        actions, observed = self._golden(session, run, obs)
+        golden = self._replayed(session) if obs is None else None
+        if golden is not None:
+            actions = list(self.actions)
+        else:
+            if obs is None:
+                obs, _ = self._reset(session, f"run {run}, the reset before playing it in the browser")
+            actions, observed = self._golden(session, run, obs)
+            golden = self._final(session, "golden_fails")
         if run == 1:
             session.stop_screenshots()  # the demonstration needs no other page
-            self.actions = tuple(actions)
+            self.actions, self.first, self.requests = tuple(actions), golden, session.requests
+            self.observed = observed
             self.steps = tuple(DemoStep(action=a, url=anonymous_url(o.url), axtree=o.axtree, screenshot=o.screenshot,
                                         error=o.last_action_error, shell_output=o.shell_output) for a, o in zip(actions, observed))
-        golden = self._final(session, "golden_fails")
         self._footprint(golden, run)
         solved = self._verify(golden, f"run{run}.golden")
         if not solved.success or solved.reward < 1.0:
@@ -219,13 +309,36 @@ class _Check:
             self._gates(golden)
         if run == self.config.runs > 1:
             return None
-        obs, reset = self._reset(session, f"run {run}, reset after the golden run")
+        obs, reset = self._reset(session, f"run {run}, reset after the golden run", page=not self._replayable())
         after = self._verify(reset, f"run{run}.reset")
         if after.success:
             raise _Reject("verifier_blind_to_reset", f"verify() still succeeds after reset restored the initial state: verdicts {after.verdicts}")
         if run < self.config.runs:
             self.verdicts[f"run{run + 1}.initial"] = self.verdicts[f"run{run}.reset"]
         return obs
+
+    def _replayable(self) -> bool:
+        """Whether the next run can be tried at state level: replay on, and run 1 sent all its changes as requests."""
+        if not self.config.replay or not self.session_records:
+            return False
+        return not any(isinstance(parse_action(a), Shell) for a in self.actions)  # the shell's changes are no requests
+
+    def _replayed(self, session: "Session") -> Final | None:
+        """Run 1 again at state level, on the fresh instances of a reset without a page: its final, or None (noted in
+        `misses`) when the golden code or the apps would not repeat run 1, so the run must be played in the browser."""
+        first = self.first
+        why = replays(self.task, self.observed[:-1], list(self.actions), self.observed[-1], timeout_s=self.config.golden_timeout_s)
+        if why is None:
+            differ = session.replay(self.requests, first.answer)
+            final = self._final(session, "golden_fails")
+            if (final.state, final.answer, final.files) == (first.state, first.answer, first.files):
+                self.replayed += 1
+                return final
+            why = f"the apps ended elsewhere: {_diff(first.state, final.state)}" + (f"; {differ[0]}" if differ else "")
+        else:
+            why = f"the golden code: {why}"
+        self.misses.append(why)
+        return None
 
     def _gates(self, golden: Final) -> None:
         """Run 1's probes (nothing wrong may succeed) and recall (nothing honest may fail); a probe's verdict comes first."""
@@ -278,6 +391,7 @@ class _Check:
             footprint=self.scored.footprint, probes=self.probes, probe_seconds=self.probe_seconds, probe_kinds=self.probe_kinds,
             recall_tried=self.recall.tried, recall_paid=self.recall.paid, recall_kinds=self.recall.kinds,
             recall_refused=self.recall.refused, recall_seconds=self.recall.seconds,
+            replayed_runs=self.replayed, replay_misses=tuple(self.misses),
         )
 
     # ---- phases ------------------------------------------------------------------------------
@@ -297,8 +411,8 @@ class _Check:
             raise _Reject(reason, "the workspace went over its size limit")
         return final
 
-    def _reset(self, session: "Session", what: str) -> "tuple[Observation, Final]":
-        obs = session.reset(self.task)
+    def _reset(self, session: "Session", what: str, page: bool = True) -> "tuple[Observation | None, Final]":
+        obs = session.reset(self.task, page=page)
         final = self._final(session, "invalid_task")
         if final.state != final.initial_state:  # a recycled instance that kept an earlier attempt's changes
             raise _Reject("reset_not_exact", f"{what}: the state dump differs from the apps' state at creation: "
@@ -336,7 +450,7 @@ class _Check:
         observed: list[Observation] = []
         try:
             play(session, task or self.task, obs, timeout_s=self.config.golden_timeout_s, max_steps=self.config.max_golden_steps,
-                 action_id=lambda i: f"validate-{run}-{i}", actions=actions, observed=observed)
+                 action_id=lambda i: f"validate-{run}-{i}", actions=actions, observed=observed, ended=observed if run == 1 else None)
         except GoldenTooLong as err:
             raise _Reject(failed, str(err)) from err
         except GoldenFailed as err:

@@ -19,7 +19,7 @@ from runtime.observation import Observation
 if TYPE_CHECKING:
     from runtime.session import Session
 
-__all__ = ["GoldenAgent", "GoldenTooLong", "play"]
+__all__ = ["GoldenAgent", "GoldenTooLong", "play", "replays"]
 
 
 class GoldenTooLong(RuntimeError):
@@ -61,12 +61,13 @@ class GoldenAgent:
 
 def play(session: "Session", task: Task, observation: Observation, *, timeout_s: float, max_steps: int,
          action_id: Callable[[int], str | None] = lambda _i: None, actions: list[str] | None = None,
-         observed: list[Observation] | None = None) -> list[str]:
+         observed: list[Observation] | None = None, ended: list[Observation] | None = None) -> list[str]:
     """Drive `task`'s golden code through `session.step` from `observation` until it returns or the episode ends.
 
     Returns the actions taken (also appended to `actions` as they happen, so a caller still has them
     when GoldenFailed or GoldenTooLong is raised); `observed`, if given, gets the observation each
-    action was chosen on (a demonstration). `action_id(i)` names the i-th step (idempotent retries).
+    action was chosen on (a demonstration), and `ended` the observation it ended on. `action_id(i)` names the
+    i-th step (idempotent retries).
     """
     taken = actions if actions is not None else []
     seen = observed if observed is not None else []
@@ -84,4 +85,28 @@ def play(session: "Session", task: Task, observation: Observation, *, timeout_s:
             observation = session.step(action, action_id=action_id(len(taken)))
     finally:
         agent.close()
+    if ended is not None:
+        ended.append(observation)
     return taken
+
+
+def replays(task: Task, observed: list[Observation], actions: list[str], ended: Observation, *, timeout_s: float) -> str | None:
+    """Whether `task`'s golden code, handed the observations a run of it was handed (`observed`, then `ended`),
+    asks for the same `actions` and then returns: None when it does, else what it did instead.
+
+    The golden code's half of a second golden run, without a browser: given the same pages, the same code
+    must act the same (a solve() that draws at random or reads the wall clock does not)."""
+    agent = GoldenAgent(AgentOptions(golden_timeout_s=timeout_s))
+    agent.reset(task)
+    try:
+        for i, (obs, expected) in enumerate(zip([*observed, ended], [*actions, None])):
+            if expected is None and obs.done:
+                return None  # the episode ended with the last action (an answer): nothing more was asked
+            got = agent.next_action(obs)
+            if got != expected:
+                return f"step {i + 1}: {got or 'returned'} where the first run took {expected or 'nothing more'}"
+    except GoldenFailed as err:
+        return f"failed where the first run did not: {err}"
+    finally:
+        agent.close()
+    return None
