@@ -36,6 +36,7 @@ STEP_P50 = Target(value=150, unit="ms")  # env step with screenshot + a11y tree:
 PREFILL_RATIO = Target(value=3, unit="x", at_least=True)  # windowed vs last-k: at least 3x fewer re-prefilled tokens
 INSTANCES_PER_1000 = Target(value=5, unit="s")  # 1,000 fresh instances ready: under 5 s on 2 cores
 VERIFIER_P50 = Target(value=60, unit="ms")  # confined verifier run: p50 < 60 ms
+VALIDATION_SPEEDUP = Target(value=2, unit="x", at_least=True)  # validation cost: 2x tasks per CPU-hour, same precision and recall
 KIT_RESET_P50 = Target(value=10, unit="ms", design=False)  # one instance's state restored over the admin API
 SHELL_STEP_P50 = Target(value=100, unit="ms", design=False)  # one confined shell() command
 COMPILED_CHECK = Target(value=60, unit="s", design=False)  # a compiled app through the contract checker
@@ -48,5 +49,5 @@ MINIWOB_OVER_RANDOM = Target(value=10, unit="points", at_least=True, design=Fals
 TRANSFER_HOURS = Target(value=3, unit="h", design=False)  # the whole transfer benchmark, 2 cores, nothing else running
 
 __all__ = ["COMPILED_CHECK", "HELD_OUT_APPS", "INSTANCES_PER_1000", "KIT_RESET_P50", "MINIWOB_OVER_RANDOM", "PREFILL_RATIO",
-           "PROMPT_RATIO", "RESET_P50", "SHELL_STEP_P50", "STEPS_SEEN", "STEP_P50", "TRANSFER_HOURS", "Target", "VERIFIER_P50",
+           "PROMPT_RATIO", "RESET_P50", "SHELL_STEP_P50", "STEPS_SEEN", "STEP_P50", "TRANSFER_HOURS", "Target", "VALIDATION_SPEEDUP", "VERIFIER_P50",
            "WORLDS_1000"]

@@ -1,10 +1,15 @@
 """Validation throughput and its two error rates, per family, over tasks synthesized from the shipped families.
 
 Tasks per minute with the adversarial probes on, at a given concurrency (apps and browser warmed first, so
-start-up is not counted), measured twice in one run on the same tasks: without and with the recall checks
-(`factory.verifiers.recall`: honest answer forms, view state, a note, the family's second solution), in the
-order without/with/with/without over two halves so that a drifting machine load weighs on both alike. The
-recall checks may cost at most 15% of the throughput. Per family: acceptance, recall (honest variants paid /
+start-up is not counted), measured three times in one run on the same tasks: the path before (every golden
+run in the browser, a session per task: `ValidationConfig(replay=False, keep_sessions=False)`) and the default
+path (later runs at state level, sessions kept across tasks), each with the recall checks
+(`factory.verifiers.recall`: honest answer forms, view state, a note, the family's second solution), and the
+default path without them; in the order before/default/without, then without/default/before, over two halves,
+so that a drifting machine load weighs on each alike. The two paths are compared side by side: CPU seconds per
+task (this process, the browser, app servers, sandboxes), tasks per CPU-hour, acceptance, recall and precision;
+the design's target is twice the tasks per CPU-hour at the same precision and recall. The recall checks may
+cost at most 15% of the throughput. Per family: acceptance, recall (honest variants paid /
 tried) and precision (probes refused / tried; with `--plants N`, also the planted defects of
 `factory.verifiers.plants` rejected / tried, on the first N accepted tasks, outside the timing). Target: at least
 40 tasks/min at concurrency 4 on 2 cores.
@@ -29,6 +34,7 @@ from factory.verifiers.plants import plant_defects
 from factory.verifiers.validate import ValidationConfig, ValidationResult, validate_tasks
 
 from .cputree import cpu_by_kind
+from .targets import VALIDATION_SPEEDUP
 from runtime.manager import EnvironmentManager
 
 TARGET_PER_MIN = 40.0
@@ -48,22 +54,26 @@ def main(
     out: Annotated[Path | None, typer.Option(help="Write the numbers as JSON here.")] = None,
 ) -> None:
     todo = synthesize(SynthConfig(n=tasks, seed=seed, families=tuple(families) if families else None), Author())
-    base, full = ValidationConfig(runs=runs, probes=probes, recall=False), ValidationConfig(runs=runs, probes=probes, recall=True)
+    full = ValidationConfig(runs=runs, probes=probes, recall=True)
+    configs = {"with": full, "without": full.model_copy(update={"recall": False}),
+               "before": full.model_copy(update={"replay": False, "keep_sessions": False})}
     half = len(todo) // 2
     with EnvironmentManager() as manager:
         warm = list({t.apps: t for t in todo}.values())  # one task per app combination: servers, pools and pages up
         validate_tasks(warm, manager, full, concurrency=concurrency)
         load_before = os.getloadavg()[0]
-        timed: dict[str, list] = {"without": [], "with": []}
-        for part, order in ((todo[:half], ("without", "with")), (todo[half:], ("with", "without"))):
+        timed: dict[str, list] = {mode: [] for mode in configs}
+        for part, order in ((todo[:half], ("before", "with", "without")), (todo[half:], ("without", "with", "before"))):
             for mode in order:
                 if part:
-                    timed[mode].append(_timed(part, manager, full if mode == "with" else base, concurrency))
+                    timed[mode].append(_timed(part, manager, configs[mode], concurrency))
         load_after = os.getloadavg()[0]
-        without, with_recall = (_merged(timed[mode]) for mode in ("without", "with"))
+        without, with_recall, before = (_merged(timed[mode]) for mode in ("without", "with", "before"))
         results, wall, by_kind = with_recall
         family = {t.id: t.meta.family for t in todo}
         planted = _plants(todo, results, family, plants, manager, full, concurrency) if plants else {}
+        planted_before = _plants(todo, before[0], family, plants, manager, configs["before"], concurrency) if plants else {}
+    paths = {"before": _path(before, planted_before, len(todo)), "default": _path(with_recall, planted, len(todo))}
     cpu = sum(by_kind.values())
     cost = 1 - without[1] / wall if wall else 0.0  # throughput lost: 1 - (tasks/min with) / (tasks/min without)
     result = {
@@ -91,6 +101,10 @@ def main(
         "cpu_bound_per_min": round(60 * (os.cpu_count() or 1) * len(todo) / cpu, 1) if cpu else None,
         "load_average_1m_before": round(load_before, 2),
         "load_average_1m_after": round(load_after, 2),
+        "paths": paths,
+        "speedup_per_cpu_hour": round(paths["default"]["tasks_per_cpu_hour"] / paths["before"]["tasks_per_cpu_hour"], 2),
+        "target_speedup": VALIDATION_SPEEDUP.value,
+        "same_verdicts": sum((a.accepted, a.reason) == (b.accepted, b.reason) for a, b in zip(before[0], results)),
         "by_family": _by_family(results, family, planted),
     }
     _print(result, concurrency, runs, probes)
@@ -102,6 +116,22 @@ def _timed(todo: list[Task], manager: EnvironmentManager, config: ValidationConf
     began, cpu_before = time.perf_counter(), cpu_by_kind()
     results = validate_tasks(todo, manager, config, concurrency=concurrency)
     return results, time.perf_counter() - began, cpu_by_kind() - cpu_before  # this process, the browser, app servers, sandboxes
+
+
+def _path(timed: tuple[list[ValidationResult], float, Counter], planted: dict[str, list[int]], n: int) -> dict:
+    """One path's numbers: CPU per task (by kind), tasks per CPU-hour, acceptance, recall, precision, plants rejected."""
+    results, wall, by_kind = timed
+    cpu = sum(by_kind.values())
+    tried, paid = sum(r.recall_tried for r in results), sum(r.recall_paid for r in results)
+    probes = sum(r.probes for r in results)
+    through = sum(bool(r.reason and r.reason.startswith("probe_")) for r in results)
+    plants = [sum(v[0] for v in planted.values()), sum(v[1] for v in planted.values())]
+    return {"cpu_s_per_task": round(cpu / n, 3), "cpu_s_per_task_by_kind": {k: round(v / n, 3) for k, v in sorted(by_kind.items())},
+            "tasks_per_cpu_hour": round(3600 * n / cpu) if cpu else None, "tasks_per_min": round(60 * n / wall, 1) if wall else None,
+            "accepted": sum(r.accepted for r in results), "recall": _rate(paid, tried), "variants": tried,
+            "precision": _rate(probes - through, probes), "probes": probes,
+            "plants_rejected": _rate(*plants), "plants": plants[1],
+            "replayed_runs": sum(r.replayed_runs for r in results), "replay_misses": [m for r in results for m in r.replay_misses][:5]}
 
 
 def _merged(parts: list[tuple[list[ValidationResult], float, Counter]]) -> tuple[list[ValidationResult], float, Counter]:
@@ -164,6 +194,17 @@ def _print(result: dict, concurrency: int, runs: int, probes: bool) -> None:
                       f"{row['plants_rejected']} of {row['plants']}" if row["plants"] else "-")
     console = Console()
     console.print(table)
+    side = Table(title="the path before (every golden run in the browser, a session per task) and the default path, side by side")
+    side.add_column("path")
+    for column in ("CPU-s / task", "tasks / CPU-hour", "accepted", "recall", "precision (probes)", "plants rejected", "runs replayed"):
+        side.add_column(column, justify="right")
+    for name, p in result["paths"].items():
+        side.add_row(name, f"{p['cpu_s_per_task']}", f"{p['tasks_per_cpu_hour']}", f"{p['accepted']}/{result['tasks']}",
+                     f"{p['recall']} of {p['variants']}", f"{p['precision']} of {p['probes']}",
+                     f"{p['plants_rejected']} of {p['plants']}" if p["plants"] else "-", f"{p['replayed_runs']}")
+    console.print(side)
+    console.print(f"default path: {result['speedup_per_cpu_hour']}x the tasks per CPU-hour of the path before, target "
+                  f"{VALIDATION_SPEEDUP.marked(result['speedup_per_cpu_hour'])}; same verdict on {result['same_verdicts']}/{result['tasks']} tasks")
     verdict = "meets" if result["tasks_per_min"] >= TARGET_PER_MIN else "misses"
     within = "within" if result["recall_cost"] <= MAX_RECALL_COST else "over"
     console.print(f"{result['tasks_per_min']} tasks/min with recall, {result['tasks_per_min_without_recall']} without: recall costs "
