@@ -75,19 +75,24 @@ def resend(requests: list[RecordedRequest], instances: list[Instance], timeout_s
     """Send `requests` again, in order, to `instances` (one per app), following no redirect (the browser's next
     request is in the list already). Returns 'METHOD path: answered X, was Y' for every status that differs."""
     by_app = {inst.app: inst for inst in instances}
+    with httpx.Client(follow_redirects=False, verify=False, trust_env=False) as client:  # http on loopback: no CA bundle to load
+        return _send(client, requests, by_app, timeout_s)
+
+
+def _send(client: httpx.Client, requests: list[RecordedRequest], by_app: dict[str, Instance], timeout_s: float) -> list[str]:
     differ: list[str] = []
-    with httpx.Client(timeout=timeout_s, follow_redirects=False) as client:
-        for sent in requests:
-            inst = by_app.get(sent.app)
-            if inst is None:
-                raise EnvError(f"no instance of {sent.app} to send {sent.method} {sent.path} to")
-            path = sent.path.replace(sent.instance_id, inst.instance_id)
-            body = sent.body.replace(sent.instance_id.encode(), inst.instance_id.encode()) if sent.body else None
-            headers = {"content-type": sent.content_type} if sent.content_type else {}
-            try:
-                answer = client.request(sent.method, inst.url + path, content=body, headers=headers)
-            except httpx.HTTPError as err:
-                raise EnvError(f"resending {sent.method} {path} to {sent.app}: {err}") from err
-            if sent.status is not None and answer.status_code != sent.status:
-                differ.append(f"{sent.method} {sent.path}: answered {answer.status_code}, was {sent.status}")
+    for sent in requests:
+        inst = by_app.get(sent.app)
+        if inst is None:
+            raise EnvError(f"no instance of {sent.app} to send {sent.method} {sent.path} to")
+        path = sent.path.replace(sent.instance_id, inst.instance_id)
+        body = sent.body.replace(sent.instance_id.encode(), inst.instance_id.encode()) if sent.body else None
+        headers = {"content-type": sent.content_type} if sent.content_type else {}
+        try:
+            answer = client.request(sent.method, inst.url + path, content=body, headers=headers, timeout=timeout_s)
+        except httpx.HTTPError as err:
+            raise EnvError(f"resending {sent.method} {path} to {sent.app}: {err}") from err
+        if sent.status is not None and answer.status_code != sent.status:
+            differ.append(f"{sent.method} {sent.path}: answered {answer.status_code}, was {sent.status}")
     return differ
+

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Iterable, Literal
 
@@ -200,31 +201,52 @@ def validate_tasks(
 ) -> list[ValidationResult]:
     """Validate many tasks, `concurrency` sessions at a time; results in the order of `tasks`.
 
-    Tasks that open the same apps go one after another, and each worker keeps its session (browser page and
-    context) from one task to the next of the same apps: a reset replaces its instances, and a session is
-    neither closed nor opened per task."""
+    With `config.keep_sessions` each worker goes through the tasks that open the same apps as its last one
+    before it takes others, and keeps its session (browser context and page) from one task to the next: a
+    reset replaces its instances, and a session is neither closed nor opened per task."""
     tasks, config = list(tasks), config or ValidationConfig()
-    order = list(range(len(tasks)))
-    if config.keep_sessions:
-        order.sort(key=lambda i: (tasks[i].apps, tasks[i].form_factor))
-    local, warms, lock = threading.local(), [], threading.Lock()
+    workers = max(1, concurrency)
+    if not config.keep_sessions:
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="validate") as pool:
+            return list(pool.map(lambda t: validate_task(t, manager, config), tasks))
+    groups, results = _Groups(tasks), {}
 
-    def one(i: int) -> ValidationResult:
-        if not config.keep_sessions:
-            return validate_task(tasks[i], manager, config)
-        if not hasattr(local, "warm"):
-            local.warm = _Warm()
-            with lock:
-                warms.append(local.warm)
-        return validate_task(tasks[i], manager, config, local.warm)
-
-    try:
-        with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="validate") as pool:
-            results = dict(zip(order, pool.map(one, order)))
-    finally:
-        for warm in warms:
+    def work() -> None:
+        warm, key = _Warm(), None
+        try:
+            while (taken := groups.next(key)) is not None:
+                key, i = taken
+                results[i] = validate_task(tasks[i], manager, config, warm)
+        finally:
             warm.close()
+
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="validate") as pool:
+        for done in [pool.submit(work) for _ in range(workers)]:
+            done.result()
     return [results[i] for i in range(len(tasks))]
+
+
+class _Groups:
+    """The tasks left, by the apps they open: a worker goes on with its group, else takes the largest one left."""
+
+    def __init__(self, tasks: list[Task]):
+        self._lock = threading.Lock()
+        self._left: dict[tuple, deque[int]] = {}
+        for i, task in enumerate(tasks):
+            self._left.setdefault((task.apps, task.form_factor), deque()).append(i)
+
+    def next(self, key: tuple | None) -> tuple[tuple, int] | None:
+        """(the group's key, a task's index), or None when no task is left."""
+        with self._lock:
+            if key not in self._left:
+                key = max(self._left, key=lambda k: len(self._left[k]), default=None)
+                if key is None:
+                    return None
+            left = self._left[key]
+            i = left.popleft()
+            if not left:
+                del self._left[key]
+            return key, i
 
 
 class _Warm:
