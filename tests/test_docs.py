@@ -1,5 +1,5 @@
-"""The README and docs/: every relative link resolves inside the repository, the README opens with its two commands, and
-docs/interop.md's examples run."""
+"""The README and docs/: every relative link resolves inside the repository, the README opens with its two commands, its
+tour, Prefect and dataset blocks run as printed, and docs/interop.md's examples run."""
 
 from __future__ import annotations
 
@@ -184,3 +184,176 @@ def test_interop_sft_examples(first_run):
     out = _python(_example("sft"), first_run)
     assert re.search(r"^loss \d+\.\d+", out.strip().splitlines()[-1]), out[-2000:]
     assert _size(first_run) - before < 1_000_000
+
+
+# README.md: the blocks a user runs after the first command, each line as printed, from a folder of their own that holds
+# the venv (`.venv`) and `runs/first` (the fixture run above stands for the README's first command). Not run: the
+# opening block (scripts/install.sh and `gymfactory run --out runs/first`, which the fixture stands for; scripts/test.sh,
+# which is this suite) and the lines below, each with why.
+README = ROOT / "README.md"
+TOUR_NOT_RUN = {
+    "gymfactory rollout --agent reference --tasks accepted.jsonl --attempts 2":
+        "48 attempts of up to 30 steps of the 135M reference model on the CPU, seconds a step; tests/rl/test_reference.py "
+        "steps it on a real app",
+    "gymfactory train --tasks accepted.jsonl --out runs/train":
+        "20 SFT epochs and 10 GRPO steps of 32 attempts of the 135M reference model on the CPU; the tour's --init-tiny line "
+        "runs the same command, and tests/rl/test_train.py trains end to end",
+    "gymfactory bench learn --out runs/learn": "80-100 minutes on 2 quiet cores (docs/learning.md); tests/rl/test_bench_learn.py "
+                                               "runs it end to end at toy scale",
+    "gymfactory bench transfer --out runs/transfer": "hours on a CPU (docs/learning.md); tests/rl/test_bench_transfer.py runs it "
+                                                     "end to end at toy scale",
+}
+
+
+def _readme_block(heading: str, lang: str = "bash") -> str:
+    text = README.read_text()
+    found = re.search(rf"```{lang}\n(.*?)```", text[text.index(heading):], re.S)
+    assert found, f"README.md has no {lang} block after {heading!r}"
+    return found.group(1)
+
+
+def _command_lines(block: str) -> list[str]:
+    """The block's commands as a user pastes them: comment lines and blank lines dropped, trailing comments kept off, a line
+    continued with a backslash joined to the next."""
+    lines = [re.sub(r"\s+#\s.*$", "", line).strip() for line in block.replace("\\\n", " ").splitlines()]
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+def _user_folder(first_run: Path, folder: Path) -> Path:
+    """A folder as the README's user has it after the first command: the venv as `.venv` and the run as `runs/first`."""
+    import sys
+
+    (folder / ".venv").symlink_to(Path(sys.prefix))
+    (folder / "runs").mkdir()
+    (folder / "runs" / "first").symlink_to(first_run)
+    return folder
+
+
+def _shell(line: str, folder: Path, env: dict | None = None, timeout: float = 900):
+    """`line` in bash in `folder`, after the block's `source .venv/bin/activate`; its own GYMFACTORY_HOME."""
+    import os
+    import subprocess
+
+    return subprocess.run(["bash", "-c", f"source .venv/bin/activate && {line}"], cwd=folder, capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, "GYMFACTORY_HOME": str(folder / "home"), "OPENAI_API_KEY": "test",
+                                                **(env or {})})
+
+
+def test_the_readme_tour_runs_as_printed(first_run, tmp_path):
+    """Every line of the five-minute tour but TOUR_NOT_RUN, in order, as printed: the served app answers its URL and stops
+    on Ctrl-C, and the OpenAI-compatible endpoint is a scripted server in place of 127.0.0.1:8000."""
+    import signal
+    import subprocess
+    import time
+
+    import httpx
+
+    from tests.support.scripted_llm import ScriptedLLM
+
+    lines = _command_lines(_readme_block("## A five-minute tour"))
+    assert lines[0] == "source .venv/bin/activate" and set(TOUR_NOT_RUN) <= set(lines), lines
+    folder = _user_folder(first_run, tmp_path)
+    took: dict[str, float] = {}
+    for line in lines:
+        if line in TOUR_NOT_RUN:
+            continue
+        start = time.monotonic()
+        if line == "gymfactory apps serve mail":
+            proc = subprocess.Popen(["bash", "-c", f"source .venv/bin/activate && exec {line}"], cwd=folder, stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, text=True, start_new_session=True)
+            try:
+                ready = proc.stdout.readline()
+                url = re.search(r"instance ready: (http\S+)", ready)
+                assert url, ready
+                assert httpx.get(url.group(1), follow_redirects=True, timeout=30).status_code == 200
+            finally:
+                proc.send_signal(signal.SIGINT)
+            assert proc.wait(timeout=60) == 0
+        elif line.startswith("OPENAI_BASE_URL=http://127.0.0.1:8000/v1 "):
+            accepted = (folder / "accepted.jsonl").read_text().splitlines()
+            with ScriptedLLM(['answer("I cannot tell")'] * len(accepted)) as llm:
+                done = _shell(line.replace("http://127.0.0.1:8000/v1", llm.openai_base_url), folder)
+                assert done.returncode == 0, (line, done.stdout[-2000:], done.stderr[-2000:])
+                assert llm.pending() == 0 and "my-model" in llm.requests[0].body["model"]
+        else:
+            done = _shell(line, folder)
+            assert done.returncode == 0, (line, done.stdout[-2000:], done.stderr[-2000:])
+        took[line] = time.monotonic() - start
+    print("\n".join(f"{s:6.1f} s  {line}" for line, s in took.items()))
+    accepted = (folder / "accepted.jsonl").read_text().splitlines()
+    assert len((folder / "tasks.jsonl").read_text().splitlines()) == 24 and len(accepted) >= 20
+    assert any((folder / "worlds").iterdir()) and (folder / "runs" / "toy").is_dir()
+    assert len(took) == len(lines) - len(TOUR_NOT_RUN)
+
+
+def test_the_readme_dataset_example_runs_as_printed(first_run):
+    out = _python(_readme_block("### Using the dataset", "python") + "\nprint(task)", first_run)
+    assert '"HE-48622"' in out or "HE-48622" in out
+
+
+PREFECT_NOT_RUN = {"gymfactory run --out runs/ui": "the whole pipeline, 310 tasks (7 min 30 s on 2 idle cores); "
+                                                   "tests/flows/test_pipeline.py runs it at toy scale on a Prefect server"}
+
+
+def test_the_readme_prefect_ui_block_runs_as_printed(tmp_path):
+    """`prefect server start` in one terminal (on a free port, its own PREFECT_HOME), then the export and `flows serve` in
+    another: every flow appears as a deployment on that server, and Ctrl-C stops both."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    import httpx
+
+    from flows import deployable
+    from flows.cli import deployment_name
+
+    lines = _command_lines(_readme_block("### Watching runs in the Prefect UI"))
+    assert lines[0] == "prefect server start" and lines[1].startswith("export PREFECT_API_URL=http://127.0.0.1:4200/api")
+    assert set(PREFECT_NOT_RUN) <= set(lines) and lines[-1] == "gymfactory flows serve", lines
+    folder = _user_folder_without_run(tmp_path)
+    port = _free_port()
+    env = {**os.environ, "PREFECT_HOME": str(folder / "prefect"), "PREFECT_SERVER_API_PORT": str(port),
+           "GYMFACTORY_HOME": str(folder / "home"), "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
+    env.pop("PREFECT_API_URL", None)
+    api = f"http://127.0.0.1:{port}/api"
+    terminal_2 = " && ".join(line.replace("4200", str(port)) for line in lines[1:] if line not in PREFECT_NOT_RUN)
+
+    def started(cmd: str) -> subprocess.Popen:
+        return subprocess.Popen(["bash", "-c", f"source .venv/bin/activate && {cmd}"], cwd=folder, env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
+    def stopped(proc: subprocess.Popen) -> int:
+        os.killpg(proc.pid, signal.SIGINT)
+        return proc.wait(timeout=120)
+
+    server = started(lines[0])
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and server.poll() is None:
+            try:
+                if httpx.get(f"{api}/health", timeout=5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(1)
+        else:
+            pytest.fail(f"prefect server start did not answer at {api} (exit {server.poll()})")
+        serving = started(terminal_2)
+        try:
+            flows = {deployment_name("gymfactory", f.name) for f in deployable()}
+            names: set[str] = set()
+            while time.monotonic() < deadline + 240 and serving.poll() is None and names != flows:
+                time.sleep(2)
+                names = {d["name"] for d in httpx.post(f"{api}/deployments/filter", json={}, timeout=10).json()}
+            assert names == flows, (sorted(flows - names), serving.poll())
+        finally:
+            assert stopped(serving) == 0
+    finally:
+        stopped(server)
+
+
+def _user_folder_without_run(folder: Path) -> Path:
+    import sys
+
+    (folder / ".venv").symlink_to(Path(sys.prefix))
+    return folder
