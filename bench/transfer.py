@@ -43,6 +43,7 @@ from rl.demos import dataset_demos, dataset_tasks
 from rl.train import train
 from runtime.agents import AgentOptions
 from runtime.manager import EnvironmentManager
+from runtime.solve import solve_and_score
 from runtime.store import TrajectoryStore
 
 from . import failures as failed_attempts
@@ -162,6 +163,21 @@ class _Transfer:
         self.phase("held-out tasks", started)
         return apps, worlds
 
+    def golden_steps(self, tasks: Sequence[Task]) -> dict[str, int]:
+        """Actions each task's golden program takes (run once in the browser, cached in OUT/tasks/golden-steps.json): an
+        instance whose golden needs more than `max_steps` cannot be solved within the attempt's budget."""
+        path = self.out / "tasks" / "golden-steps.json"
+        known: dict[str, int] = json.loads(path.read_text()) if path.is_file() else {}
+        missing = [t for t in tasks if t.id not in known]
+        if missing:
+            started = time.monotonic()
+            self.say(f"running the golden of {len(missing)} held-out instances to count their steps")
+            for t in missing:
+                known[t.id] = len(solve_and_score(t, t.golden, manager=self.manager).actions)
+            path.write_text(json.dumps(known, indent=1))
+            self.phase("golden steps", started)
+        return {t.id: known[t.id] for t in tasks}
+
     def training_set(self, label: str, apps: Sequence[str], n: int) -> Path:
         """The tasks file of `n` demonstrated tasks spread over `apps`, from the dataset `gymfactory run` exports for them."""
         picked = self.out / "data" / label / "picked.jsonl"
@@ -258,11 +274,12 @@ def run(config: TransferConfig, say=print) -> dict:
             splits = {"apps": apps_tasks, "worlds": world_tasks} if world_tasks else {"apps": apps_tasks}
             say(f"held-out instances: {len(apps_tasks)} of {len({x.apps[0] for x in apps_tasks})} unseen apps, "
                 f"{len(world_tasks)} in unseen worlds")
+            steps = t.golden_steps([*apps_tasks, *world_tasks])
 
             def report() -> dict:
                 failures = {label: failed_attempts.failures(store, checkpoints[label], [x.id for x in apps_tasks], config.max_steps)
                             for (label, name) in evals if name == "apps"}
-                result = _result(config, split, evals, miniwob, sets, t.phases, failures)
+                result = _result(config, split, evals, miniwob, sets, t.phases, failures, steps)
                 (out / "transfer.json").write_text(json.dumps(result, indent=1, default=str))
                 (out / "transfer.md").write_text(markdown(result))
                 return result
@@ -348,7 +365,8 @@ def _check_no_miniwob_in_training(out: Path, miniwob: dict) -> None:
         raise RuntimeError(f"MiniWoB++ data found in training: {leaks[:5]} (all in {out}/leaks.json)")
 
 
-def _result(config: TransferConfig, split: Split, evals: dict, miniwob: dict, sets: dict, phases: dict, failures: dict) -> dict:
+def _result(config: TransferConfig, split: Split, evals: dict, miniwob: dict, sets: dict, phases: dict, failures: dict,
+            golden_steps: dict[str, int]) -> dict:
     rows = []
     for (label, name), row in evals.items():
         rates = _rates(row, config.seed)
@@ -356,7 +374,10 @@ def _result(config: TransferConfig, split: Split, evals: dict, miniwob: dict, se
                    and tid.split(".")[0] not in SHIPPED]
         hand = [float(bool(i["greedy"])) for tid, i in row["instances"].items() if i["greedy"] is not None and tid.split(".")[0] in SHIPPED]
         attempts = max(1, len(row["instances"]) * config.pass_k)
+        fits = [float(bool(i["greedy"])) for tid, i in row["instances"].items() if i["greedy"] is not None
+                and golden_steps.get(tid, config.max_steps + 1) <= config.max_steps]
         rows.append({"checkpoint": label, "split": name, **rates, "derived": _share(derived, config.seed), "hand_made": _share(hand, config.seed),
+                     "within_budget": _share(fits, config.seed),
                      "prompt_tokens_per_attempt": row["tokens"]["prompt_tokens"] / attempts, "seconds": row["seconds"],
                      "capabilities": _by_capability(row)})
     mini = [{"agent": label, "timer": timer, **row["summary"], "seconds": row["seconds"]} for (label, timer), row in miniwob.items()]
@@ -377,14 +398,16 @@ def markdown(result: dict) -> str:
              f"{c['demos']} demonstrations from `gymfactory run --catalogue` over its apps; SFT {c['sft_epochs']} epochs at "
              f"{c['sft_lr']:g}, top {c['trainable_layers']} blocks; view {c['view']}; greedy, {c['max_steps']} steps an attempt; "
              "95% bootstrap intervals over instances.", "",
-             "| checkpoint | training apps | demos | held-out | n | greedy | 95% CI | derived apps | hand-made apps | prompt tokens/attempt | inference tok/s |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| checkpoint | training apps | demos | held-out | n | greedy | 95% CI | derived apps | hand-made apps | golden within the step budget "
+             "| prompt tokens/attempt | inference tok/s |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in result["rows"]:
         st = result["sets"].get(r["checkpoint"], {})
         d, h = r["derived"], r["hand_made"]
         lines.append(f"| {r['checkpoint']} | {st.get('apps', 0)} | {st.get('demos', 0)} | {r['split']} | {r['n']} | {100 * r['greedy']:.1f}% | "
                      f"{100 * r['greedy_ci'][0]:.1f}-{100 * r['greedy_ci'][1]:.1f} | {d['rate'] * 100:.1f}% of {d['n']} | "
-                     f"{h['rate'] * 100:.1f}% of {h['n']} | {r['prompt_tokens_per_attempt']:.0f} | {r['inference_tokens_per_s']:.0f} |")
+                     f"{h['rate'] * 100:.1f}% of {h['n']} | {_within(r)} | {r['prompt_tokens_per_attempt']:.0f} | "
+                     f"{r['inference_tokens_per_s']:.0f} |")
     caps = sorted({cap for r in result["rows"] for cap in r["capabilities"]})
     if caps:
         lines += ["", "Greedy success per capability (successes/instances):", "",
@@ -413,6 +436,12 @@ def markdown(result: dict) -> str:
     lines += ["", "Phases (seconds, each the first time it finished): " + ", ".join(f"{k} {v:.0f}" for k, v in result["phases"].items())]
     lines += ["", "Targets:", "", *_targets(result)]
     return "\n".join(lines) + "\n"
+
+
+def _within(row: dict) -> str:
+    """Success on the instances whose golden fits the step budget, and how many of the split's those are."""
+    w = row.get("within_budget")
+    return f"{w['rate'] * 100:.1f}% of {w['n']}" if w else "-"
 
 
 def _targets(result: dict) -> list[str]:

@@ -83,6 +83,11 @@ def test_bench_transfer_runs_end_to_end_and_resumes(tmp_path):
     assert done["sets"][label]["held_out_worlds_trained"] == 0
     assert {(m["agent"], m["timer"]) for m in done["miniwob"]} == {(a, t) for a in ("random", "zero-shot", label) for t in ("on", "off")}
     assert json.loads((out / "leaks.json").read_text()) == {"utterances_checked": 6, "leaks": []}
+    golden = json.loads((out / "tasks" / "golden-steps.json").read_text())  # each held-out instance's golden, run once
+    assert set(golden) == {t.id for t in held} | set(worlds) and all(n >= 1 for n in golden.values())
+    for row in done["rows"]:  # success within the step budget counts only the instances whose golden fits it
+        assert row["within_budget"]["n"] == sum(golden[i] <= 2 for i in json.loads(
+            (out / "evals" / f"{row['checkpoint']}-{row['split']}.json").read_text())["instances"])
     report = (out / "transfer.md").read_text()
     assert len(training_rows(out)) >= 2 and "held-out" in report
     assert "target >= 20%" in report and "target >= 10 points" in report and "target < 3 h" in report
