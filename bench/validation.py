@@ -131,7 +131,8 @@ def _path(timed: tuple[list[ValidationResult], float, Counter], planted: dict[st
             "accepted": sum(r.accepted for r in results), "recall": _rate(paid, tried), "variants": tried,
             "precision": _rate(probes - through, probes), "probes": probes,
             "plants_rejected": _rate(*plants), "plants": plants[1],
-            "replayed_runs": sum(r.replayed_runs for r in results), "replay_misses": [m for r in results for m in r.replay_misses][:5]}
+            "replayed_runs": sum(r.replayed_runs for r in results), "replay_misses": [m for r in results for m in r.replay_misses][:5],
+            "rejected": [f"{r.task_id}: {r.reason}: {r.detail[:300]}" for r in results if not r.accepted][:10]}
 
 
 def _merged(parts: list[tuple[list[ValidationResult], float, Counter]]) -> tuple[list[ValidationResult], float, Counter]:
