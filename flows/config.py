@@ -69,7 +69,8 @@ class PipelineConfig(BaseModel):
                                    "off, demonstrations carry the accessibility text only.")
     easy_above: float = Field(default=0.5, ge=0, le=1, description="Drop tasks the random agent solves more often than this.")
     model: str | None = Field(default=None, description="Model of the model agents: a name for an endpoint (openai, anthropic), "
-                              "a saved or registered model for `policy` and `reference` (default: smollm2-135m).")
+                              "a saved or registered model for `policy` and `reference` (default for `reference`: the shipped "
+                              "smollm2-135m-sft; smollm2-135m is the zero-shot base).")
     train: bool = Field(default=False, description="Run a short training stage (SFT, then GRPO) and roll out the trained policy.")
     train_policy: str | None = Field(default=None, description="Policy the training stage starts from: a registered model or a "
                                      "saved model's folder (default: --model, else the reference model smollm2-135m), or 'tiny' "

@@ -72,7 +72,7 @@ def build_reference(config: ReferenceConfig, log=print):
     from rl.sft import sft, sft_samples, supervised_loss
     from rl.trunk import Trunk
 
-    started = time.monotonic()
+    started, commit = time.monotonic(), _commit()  # the code that trains: HEAD when the run starts
     tasks = dataset_tasks(config.dataset)
     excluded = tuple(sorted(config.exclude)) or held_out_apps(config.dataset, tasks)
     kept = [t for t in tasks if not set(t.apps) & set(excluded)]
@@ -96,7 +96,7 @@ def build_reference(config: ReferenceConfig, log=print):
                   bf16=bf16, trunk=trunk, log=lambda row: log(f"  epoch {row['epoch']}: loss {row['loss']:.4f} ({row['seconds']:.0f} s)"))
     after = supervised_loss(model, samples, tokenizer.pad_token_id, trunk=trunk)
     manifest = AdapterManifest(
-        base=config.base, base_config={}, layers=[], tensors={}, command=config.command(), commit=_commit(),
+        base=config.base, base_config={}, layers=[], tensors={}, command=config.command(), commit=commit,
         data=AdapterData(dataset=str(config.dataset), excluded_apps=list(excluded), tasks=len(chosen),
                          families=sorted({t.meta.family for t in chosen}), apps=sorted({a for t in chosen for a in t.apps}),
                          samples=len(samples)),

@@ -25,7 +25,7 @@ from runtime.harness import Prompt
 from runtime.observation import Observation
 
 from .chat import ChatFormat, common_prefix
-from .models import REFERENCE, check_policy, resolve_policy
+from .models import REFERENCE_SFT, check_policy, resolve_policy
 from .policy import PolicyError, load_policy
 
 MAX_NEW_TOKENS = 48  # replies are one action line; longer generations only burn CPU
@@ -334,9 +334,11 @@ def _check_formattable(text: str) -> None:
 
 
 class ReferenceAgent(PolicyAgent):
-    """The offline reference model (SmolLM2-135M-Instruct from its wheel, rl.models), greedy unless a temperature is given.
+    """The project's reference policy, greedy unless a temperature is given: by default the shipped adapter
+    `smollm2-135m-sft` (SmolLM2-135M-Instruct from its wheel with its top blocks trained on the factory's demonstrations,
+    rl.models); `--model smollm2-135m` runs the zero-shot base, `--model` any other saved or registered model.
 
-    The agent whose pass@k measures each family's difficulty; `--model` picks another saved or registered model.
+    The agent whose pass@k measures each family's difficulty.
     """
 
     name = "reference"
@@ -344,5 +346,5 @@ class ReferenceAgent(PolicyAgent):
     max_reply = 32  # tokens: an action line, a fill's text included; a zero-shot model that chats is cut there
 
     def __init__(self, options: AgentOptions):
-        update = {"max_tokens": min(options.max_tokens, self.max_reply)} | ({} if options.model else {"model": REFERENCE})
+        update = {"max_tokens": min(options.max_tokens, self.max_reply)} | ({} if options.model else {"model": REFERENCE_SFT})
         super().__init__(options.model_copy(update=update))

@@ -16,7 +16,7 @@ AGENTS = Registry("agent", {
     "openai": "runtime.agents.openai_agent:OpenAIAgent",
     "anthropic": "runtime.agents.anthropic_agent:AnthropicAgent",
     "policy": "rl.agent:PolicyAgent",  # a local Hugging Face causal LM (--model PATH or a registered name), trained by rl/
-    "reference": "rl.agent:ReferenceAgent",  # the offline reference model (SmolLM2-135M-Instruct), greedy
+    "reference": "rl.agent:ReferenceAgent",  # the shipped reference policy (smollm2-135m-sft, an adapter), greedy
     # test-only: the oracle with one planted weakness each (runtime.agents.flawed), to measure diagnosis
     "flawed-search": "runtime.agents.flawed:MisspellsSearch",
     "flawed-confirm": "runtime.agents.flawed:NeverConfirms",

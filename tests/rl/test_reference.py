@@ -11,7 +11,7 @@ import torch
 from contracts.status import SCORED
 from rl.agent import ReferenceAgent
 from rl.chat import ChatFormat
-from rl.models import REFERENCE, PolicyError, models_home, resolve_policy
+from rl.models import REFERENCE, REFERENCE_SFT, PolicyError, models_home, resolve_policy
 from runtime.agents import AgentOptions, make_agent
 from runtime.harness import Harness
 from runtime.manager import EnvironmentManager, Lease, SessionSpec
@@ -36,7 +36,7 @@ def test_the_registered_name_converts_the_wheels_gguf_once_into_the_per_user_fol
     before = os.stat(folder / "model.safetensors").st_mtime_ns
     assert resolve_policy(REFERENCE) == folder and os.stat(folder / "model.safetensors").st_mtime_ns == before  # not again
     assert sum(p.numel() for p in agent.lm.parameters()) == 134_515_008  # SmolLM2-135M, de-quantized
-    assert isinstance(agent, ReferenceAgent) and agent.model == REFERENCE and agent.temperature == 0.0
+    assert isinstance(agent, ReferenceAgent) and agent.model == REFERENCE_SFT and agent.temperature == 0.0
     other = make_agent("reference", AgentOptions())
     other.reset(notes_instances(1, seed=3)[0])
     assert other.max_new_tokens == ReferenceAgent.max_reply and other.lm is agent.lm  # one copy of the weights per process
