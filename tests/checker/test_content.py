@@ -69,23 +69,29 @@ def test_an_instruction_a_person_would_write_passes(instruction):
     assert instruction_problems(instruction) == []
 
 
-def test_every_derived_familys_instruction_reads_as_a_person_would_write_it():
-    """The law over the whole catalogue: each compiled app's derived families, asked in two worlds."""
+def _asked(families, worlds, draws: int) -> tuple[int, list[str]]:
+    """How many instructions `families` gave in `worlds` (each drawn `draws` times), and the law's problems with them."""
     import random
 
+    asked, bad = 0, []
+    for family in families:
+        for world in worlds:
+            for draw in range(draws):
+                req = family.requirements(world, random.Random(f"{draw}/{family.name}/{world.id}"))
+                if req is not None:
+                    asked += 1
+                    bad += [f"{family.name}: {p} in {req.instruction!r}" for p in instruction_problems(req.instruction)]
+    return asked, bad
+
+
+def test_every_derived_familys_instruction_reads_as_a_person_would_write_it():
+    """The law over the whole catalogue: each compiled app's derived families, asked in two worlds."""
     from factory.tasks.families import FAMILIES, with_catalogue
     from factory.tasks.synthesize import SynthConfig, world_pool
 
     pool = world_pool(SynthConfig())
-    worlds = [pool.world(0), pool.world(1)]
     derived = [f for name, f in with_catalogue().items() if name not in FAMILIES]
-    asked, bad = 0, []
-    for family in derived:
-        for world in worlds:
-            req = family.requirements(world, random.Random(f"0/{family.name}/{world.id}"))
-            if req is not None:
-                asked += 1
-                bad += [f"{family.name}: {p} in {req.instruction!r}" for p in instruction_problems(req.instruction)]
+    asked, bad = _asked(derived, [pool.world(0), pool.world(1)], draws=1)
     assert len(derived) > 1000 and asked > 2000
     assert not bad, f"{len(bad)} of {asked}: " + "\n".join(bad[:10])
 
@@ -93,21 +99,12 @@ def test_every_derived_familys_instruction_reads_as_a_person_would_write_it():
 def test_every_hand_made_familys_instruction_reads_as_a_person_would_write_it():
     """The law over the hand-made apps' and the cross-app families: each asked twice in worlds of every persona voice
     (a formal voice puts "Please" or "Kindly" before a request, never before a question or "I need ...")."""
-    import random
-
     from factory.tasks.families import FAMILIES
     from factory.tasks.synthesize import SynthConfig, world_pool
 
     pool = world_pool(SynthConfig())
     worlds = [pool.world(i) for i in range(6)]
     assert {w.persona.style for w in worlds} == {"formal", "friendly", "terse"}
-    asked, bad = 0, []
-    for family in FAMILIES.values():
-        for world in worlds:
-            for draw in range(2):
-                req = family.requirements(world, random.Random(f"{draw}/{family.name}/{world.id}"))
-                if req is not None:
-                    asked += 1
-                    bad += [f"{family.name}: {p} in {req.instruction!r}" for p in instruction_problems(req.instruction)]
+    asked, bad = _asked(FAMILIES.values(), worlds, draws=2)
     assert len(FAMILIES) > 100 and asked > 900
     assert not bad, f"{len(bad)} of {asked}: " + "\n".join(bad[:10])
