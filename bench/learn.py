@@ -142,14 +142,18 @@ class _Bench:
         c = self.config
         started, before = time.monotonic(), dict(GENERATION)
         self.say(f"evaluating {label} on held-out {split} ({len(tasks)} instances, greedy" + (f" + {c.pass_k - 1} sampled)" if c.pass_k > 1 else ")"))
+        # under a run name per evaluation, a cut-short evaluation resumes: the attempts it finished are kept, not redone
         greedy = rollout(tasks, "reference", 1, c.concurrency, options=AgentOptions(model=model, temperature=0.0, seed=c.seed, view=c.view),
-                         max_steps=c.max_steps, manager=self.manager, store=self.store, screenshots=False)
+                         max_steps=c.max_steps, manager=self.manager, store=self.store, screenshots=False, run=f"{label}-{split}-greedy")
         sampled = None
         if c.pass_k > 1:
             sampled = rollout(tasks, "reference", c.pass_k - 1, c.concurrency, options=AgentOptions(model=model, temperature=c.temperature,
-                              seed=c.seed + 1, view=c.view), max_steps=c.max_steps, manager=self.manager, store=self.store, screenshots=False)
+                              seed=c.seed + 1, view=c.view), max_steps=c.max_steps, manager=self.manager, store=self.store, screenshots=False,
+                              run=f"{label}-{split}-sampled")
+        # seconds and tokens are this sitting's; `resumed` attempts were finished (and counted) by an earlier one
         row = {"label": label, "split": split, "instances": {}, "env_errors": 0, "seconds": time.monotonic() - started,
-               "tokens": {k: GENERATION[k] - before[k] for k in GENERATION}}
+               "tokens": {k: GENERATION[k] - before[k] for k in GENERATION},
+               "resumed": sum(r.resumed for rep in (greedy, sampled) if rep is not None for r in rep.results)}
         caps = {t.id: list(t.meta.capabilities) for t in tasks}
         for report, key in ((greedy, "greedy"), (sampled, "samples")):
             for r in report.results if report is not None else ():
