@@ -43,9 +43,7 @@ on the task: it ends as reason "env_error" (re-run it).
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Iterable, Literal
 
@@ -54,6 +52,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from contracts.demonstration import DemoStep, anonymous_url
 from contracts.task import Footprint, Task
 from factory.verifiers.footprint import app_rules, record
+from factory.verifiers.kept import TaskGroups, WarmSession
 from factory.verifiers.probes import ProbeReason, check_probes
 from factory.verifiers.recall import RecallReason, RecallReport, alternative_task, check_recall, has_alternative
 from runtime.actions import Shell, parse_action
@@ -159,7 +158,7 @@ class _Reject(Exception):
 
 
 def validate_task(task: Task, manager: "EnvironmentManager", config: ValidationConfig | None = None,
-                  warm: "_Warm | None" = None) -> ValidationResult:
+                  warm: "WarmSession | None" = None) -> ValidationResult:
     """Run the acceptance rule on `task` in a fresh session of `manager` (`warm`: in the session it kept, if it suits)."""
     from runtime.manager import EnvError, Lease, SessionSpec
 
@@ -210,10 +209,10 @@ def validate_tasks(
     if not config.keep_sessions:
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="validate") as pool:
             return list(pool.map(lambda t: validate_task(t, manager, config), tasks))
-    groups, results = _Groups(tasks), {}
+    groups, results = TaskGroups(tasks), {}
 
     def work() -> None:
-        warm, key = _Warm(), None
+        warm, key = WarmSession(), None
         try:
             while (taken := groups.next(key)) is not None:
                 key, i = taken
@@ -225,52 +224,6 @@ def validate_tasks(
         for done in [pool.submit(work) for _ in range(workers)]:
             done.result()
     return [results[i] for i in range(len(tasks))]
-
-
-class _Groups:
-    """The tasks left, by the apps they open: a worker goes on with its group, else takes the largest one left."""
-
-    def __init__(self, tasks: list[Task]):
-        self._lock = threading.Lock()
-        self._left: dict[tuple, deque[int]] = {}
-        for i, task in enumerate(tasks):
-            self._left.setdefault((task.apps, task.form_factor), deque()).append(i)
-
-    def next(self, key: tuple | None) -> tuple[tuple, int] | None:
-        """(the group's key, a task's index), or None when no task is left."""
-        with self._lock:
-            if key not in self._left:
-                key = max(self._left, key=lambda k: len(self._left[k]), default=None)
-                if key is None:
-                    return None
-            left = self._left[key]
-            i = left.popleft()
-            if not left:
-                del self._left[key]
-            return key, i
-
-
-class _Warm:
-    """One worker's session between tasks: the next task that opens the same apps resets it instead of opening one."""
-
-    def __init__(self) -> None:
-        self.session: "Session | None" = None
-
-    def take(self, spec) -> "Session | None":
-        session, self.session = self.session, None
-        if session is not None and (session.spec != spec or session.closed or session.expired):
-            session.close()
-            session = None
-        return session
-
-    def keep(self, session: "Session") -> None:
-        self.close()
-        self.session = session
-
-    def close(self) -> None:
-        session, self.session = self.session, None
-        if session is not None:
-            session.close()
 
 
 class _Check:
