@@ -22,7 +22,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from rich.console import Console
@@ -64,6 +64,9 @@ class TransferConfig(PolicySettings):
     held_out: int = Field(default=96, ge=1, description="Instances of the held-out apps' families, the same for every checkpoint.")
     held_out_worlds: int = Field(default=48, ge=0, description="Instances of the smallest set's families in worlds no set trains on.")
     sft_epochs: int = Field(default=3, ge=1, description="Passes over each set's demonstrations.")
+    refs: Literal["id", "name"] = Field(default="id", description="How the demonstrations name elements: 'id' as recorded, or "
+                                        "'name' (the element's label where it resolves back to the same element; runtime.refs).")
+    zero_shot: bool = Field(default=True, description="Also evaluate the untrained reference model (the curve's first point).")
     miniwob: bool = Field(default=True, description="Also evaluate every checkpoint and the random agent on MiniWoB++.")
     miniwob_seeds: int = Field(default=1, ge=1, description="MiniWoB++ episodes per task (seeds 0..n-1).")
     miniwob_tasks: tuple[str, ...] = Field(default=(), description="MiniWoB++ tasks; empty: every one that runs from file://.")
@@ -214,7 +217,7 @@ class _Transfer:
         tc = TrainConfig(tasks=tasks, demonstrations=tasks.parent / "run" / "dataset", out=run_dir, policy=c.policy,
                          trainable_layers=c.trainable_layers, sft_epochs=c.sft_epochs, sft_lr=c.sft_lr, sft_batch=4, grpo_steps=0,
                          held_out=0.0, zero_shot=False, max_steps=c.max_steps, max_new_tokens=32, micro_batch=1,
-                         concurrency=c.concurrency, seed=c.seed, view=c.view)
+                         concurrency=c.concurrency, seed=c.seed, view=c.view, refs=c.refs)
         train(tc, log=self.say, manager=self.manager)
         self.phase(f"sft {label}", started)
         return ckpt.checkpoint_dir(run_dir, None)
@@ -284,9 +287,10 @@ def run(config: TransferConfig, say=print) -> dict:
                 (out / "transfer.md").write_text(markdown(result))
                 return result
 
-            checkpoints = {"zero-shot": config.policy}
-            evals[("zero-shot", "apps")] = t.evaluate("zero-shot", config.policy, "apps", apps_tasks)
-            report()
+            checkpoints = {"zero-shot": config.policy} if config.zero_shot else {}
+            if config.zero_shot:
+                evals[("zero-shot", "apps")] = t.evaluate("zero-shot", config.policy, "apps", apps_tasks)
+                report()
             for size, demos in points:
                 label = _size_label(size, split, demos, config.demos)
                 tasks_file = t.training_set(label, split.apps(size), demos)
@@ -299,7 +303,7 @@ def run(config: TransferConfig, say=print) -> dict:
                 for name, tasks in splits.items():
                     evals[(label, name)] = t.evaluate(label, checkpoints[label], name, tasks)
                 report()
-            if "worlds" in splits:
+            if "worlds" in splits and config.zero_shot:
                 evals[("zero-shot", "worlds")] = t.evaluate("zero-shot", config.policy, "worlds", world_tasks)
                 report()
             if config.miniwob:
@@ -396,7 +400,7 @@ def markdown(result: dict) -> str:
              f"Held out: {len(s['held_out_hand_made'])} hand-made apps ({', '.join(s['held_out_hand_made'])}) and "
              f"{len(s['held_out_compiled'])} compiled apps; {len(s['order'])} apps to train on. Each training set: "
              f"{c['demos']} demonstrations from `gymfactory run --catalogue` over its apps; SFT {c['sft_epochs']} epochs at "
-             f"{c['sft_lr']:g}, top {c['trainable_layers']} blocks; view {c['view']}; greedy, {c['max_steps']} steps an attempt; "
+             f"{c['sft_lr']:g}, top {c['trainable_layers']} blocks; elements named by {c.get('refs', 'id')}; view {c['view']}; greedy, {c['max_steps']} steps an attempt; "
              "95% bootstrap intervals over instances.", "",
              "| checkpoint | training apps | demos | held-out | n | greedy | 95% CI | derived apps | hand-made apps | golden within the step budget "
              "| prompt tokens/attempt | inference tok/s |",

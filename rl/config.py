@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -52,6 +53,9 @@ class TrainConfig(BaseModel):
     max_steps: int = Field(default=8, ge=1, description="Agent replies per attempt.")
     view: View = Field(default="compact", description="How pages are shown to the policy in training and "
                                              "evaluation (runtime.harness: 'compact' trees and page changes, or 'full' trees).")
+    refs: Literal["id", "name"] = Field(default="id", description="How SFT demonstrations name elements: 'id' as recorded "
+                                        "(click(7)), or 'name': the element's label where it resolves back to the same element on "
+                                        "that page (click('Members'); runtime.refs).")
     max_new_tokens: int = Field(default=32, ge=4, le=256, description="Longest reply the policy may sample per step.")
     micro_batch: int = Field(default=8, ge=1, description="Sequences per forward/backward pass (gradients accumulate).")
     concurrency: int = Field(default=2, ge=1, description="Attempts run at once (threads sharing the model).")

@@ -18,6 +18,7 @@ from runtime.agents.golden import GoldenAgent
 from runtime.harness import Prompt, Turn
 from runtime.manager import EnvironmentManager, Lease, SessionSpec
 from runtime.observation import Observation
+from runtime.refs import by_name
 from runtime.rollout import AttemptResult, recorded_turns, run_attempt
 from runtime.store import TrajectoryStore
 
@@ -116,6 +117,21 @@ def dataset_demos(folder: Path, tasks: Sequence[Task]) -> list[Demo]:
                                action=_formatted(r["action"])) for r in rows)
             demos.append(Demo(task, turns, attempt_id=-1))
     return demos
+
+
+def named(demo: Demo) -> Demo:
+    """The demonstration with each element id written as the element's name, where the name resolves back to the same
+    element on that step's page (runtime.refs.by_name): `click(7)` becomes `click('Members')`; the rest stay as they are."""
+    turns = []
+    for turn in demo.turns:
+        try:
+            action = by_name(parse_action(turn.output), turn.observation.axtree)
+        except ActionParseError:
+            turns.append(turn)
+            continue
+        text = format_action(action)
+        turns.append(turn.model_copy(update={"output": text, "action": text}))
+    return Demo(demo.task, tuple(turns), demo.attempt_id)
 
 
 def _formatted(action: str) -> str | None:

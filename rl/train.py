@@ -30,7 +30,7 @@ from . import checkpoint as ckpt
 from .agent import HAS_BF16, Cores, PolicyAgent, SampledStep
 from .chat import ChatFormat, strip_instance
 from .config import TrainConfig
-from .demos import Demo, collect_demos, dataset_demos
+from .demos import Demo, collect_demos, dataset_demos, named
 from .grpo import group_advantages
 from .policy import build_tiny_policy, disable_dropout, freeze_below, load_policy
 from .sampler import TaskSampler
@@ -304,6 +304,8 @@ def _warm_up(config, out, train_tasks, held, manager, store, metrics, say) -> Pa
             say(f"{len(failed)} golden attempts did not succeed and are left out: " + ", ".join(f"{r.task_id} ({r.status})" for r in failed[:5]))
     if not demos:
         raise TrainError("no golden demonstration succeeded; nothing to warm up on")
+    if config.refs == "name":
+        demos = [named(d) for d in demos]
     start = config.start()
     if start is not None:
         init = start

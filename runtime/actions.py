@@ -18,11 +18,14 @@ class _Action(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+Element = Annotated[int | str, Field(union_mode="smart")]  # an id, [12], or the element's name as the tree shows it (runtime.refs)
+
+
 class Click(_Action):
-    """click(12) clicks element [12]; click(640, 400) clicks the point x=640, y=400 of the screen."""
+    """click(12) clicks element [12], click("Save") the element named Save; click(640, 400) clicks the point x=640, y=400."""
 
     kind: Literal["click"] = "click"
-    element: int | None = None
+    element: Element | None = None
     x: float | None = None
     y: float | None = None
 
@@ -41,10 +44,10 @@ class Type(_Action):
 
 
 class Fill(_Action):
-    """fill(12, "text") replaces the content of input [12] with text."""
+    """fill(12, "text") or fill("Email", "text") replaces the content of input [12], or of the field named Email, with text."""
 
     kind: Literal["fill"] = "fill"
-    element: int
+    element: Element
     text: str = Field(max_length=MAX_TEXT)
 
 
@@ -64,10 +67,10 @@ class Scroll(_Action):
 
 
 class Select(_Action):
-    """select(12, "Option") chooses the option with that label in drop-down [12]."""
+    """select(12, "Option") chooses the option with that label in drop-down [12] (or in the one named by its label)."""
 
     kind: Literal["select"] = "select"
-    element: int
+    element: Element
     value: str
 
 

@@ -20,6 +20,7 @@ from runtime.actions import Action, ActionParseError, Answer, Shell, parse_actio
 from runtime.backends.base import BrowserPage, DeadlineExceeded, EnvError, Instance, LeaseExpired, PageSetup, TaskSetupError
 from runtime.backends.chromium import screenshot_png
 from runtime.execute import execute
+from runtime.refs import RefError, resolve
 from runtime.httplog import RecordedRequest, RequestRecorder, resend
 from runtime.judge import judge
 from runtime.observation import Observation
@@ -395,6 +396,11 @@ class Session:
             try:
                 action = parse_action(action)
             except ActionParseError as err:
+                action, error = None, str(err)
+        if action is not None and not self._done:
+            try:
+                action = resolve(action, self._last.axtree if self._last is not None else "")
+            except RefError as err:
                 action, error = None, str(err)
         if action is None:
             pass  # unparsable: the error is the feedback, the page is observed as it is

@@ -27,6 +27,7 @@ from runtime.actions import ActionParseError, Answer, Shell, parse_action
 from runtime.backends.base import EnvError, PageSetup
 from runtime.backends.chromium import ChromiumHost, screenshot_png
 from runtime.execute import execute
+from runtime.refs import RefError, resolve
 from runtime.objectstore import ObjectStore
 from runtime.observation import Observation
 from runtime.observe import snapshot
@@ -101,6 +102,7 @@ class MiniWoBSession:
         self._step = 0
         self._answered = False
         self._floor = 0
+        self._axtree = ""  # the tree of the last observation, against which an element named by its label is resolved
         self.metadata: MiniWoBMetadata | None = None
         self._loaded = False
 
@@ -155,8 +157,8 @@ class MiniWoBSession:
             self._step += 1
             error = None
             try:
-                parsed = parse_action(action)
-            except ActionParseError as err:
+                parsed = resolve(parse_action(action), self._axtree)
+            except (ActionParseError, RefError) as err:
                 parsed, error = None, str(err)
             if parsed is None:
                 pass
@@ -211,5 +213,6 @@ class MiniWoBSession:
         if png is not None:
             self.shot_bytes += len(png)
             key = self.screenshots.put(f"miniwob/{self.name}/{id(self)}-{self._step:03d}.png", png)
+        self._axtree = snap["axtree"]
         return Observation(step=self._step, url=snap["url"], title=snap.get("title", ""), axtree=snap["axtree"],
                            screenshot=key, last_action_error=error, done=self._done())
