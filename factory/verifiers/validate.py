@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Iterable, Literal
+from typing import TYPE_CHECKING, Iterable, Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -55,7 +55,7 @@ from factory.verifiers.footprint import app_rules, record
 from factory.verifiers.kept import TaskGroups, WarmSession
 from factory.verifiers.probes import ProbeReason, check_probes
 from factory.verifiers.recall import RecallReason, RecallReport, alternative_task, check_recall, has_alternative
-from runtime.actions import Shell, parse_action
+from runtime.actions import Answer, Shell, format_action, parse_action
 from runtime.agents.golden import GoldenTooLong, play, replays
 from runtime.golden import GoldenFailed
 from runtime.sandbox import SandboxError, VerifierRun, run_verifier
@@ -130,7 +130,8 @@ class ValidationResult(BaseModel):
     )
     golden_actions: tuple[str, ...] = Field(default=(), description="The golden run's actions (run 1): a demonstration.")
     golden_steps: tuple[DemoStep, ...] = Field(default=(), description="The same actions, each with the observation (accessibility "
-                                               "text, URL, screenshot key) it was chosen on: the task's demonstration.")
+                                               "text, URL, screenshot key) it was chosen on, then answer('') on the last page where the golden code "
+                                               "returned without answering: the task's demonstration.")
     footprint: Footprint | None = Field(default=None, description="The golden run's state diff; stored on the task once accepted.")
     probes: int = Field(default=0, description="Adversarial probes derived (and failed, when accepted).")
     probe_kinds: tuple[str, ...] = Field(default=(), description="Their kinds (partial, collateral, answer_spam, ...).")
@@ -226,6 +227,23 @@ def validate_tasks(
     return [results[i] for i in range(len(tasks))]
 
 
+STOP = format_action(Answer(text=""))
+
+
+def demonstration(actions: Sequence[str], observed: Sequence["Observation"]) -> tuple[DemoStep, ...]:
+    """The golden run as a demonstration: each action with the page it was chosen on, and, where the golden code returned
+    without answering, `answer('')` on the page it ended on (`observed` has that last page), so that a policy trained
+    on it learns to stop once the work is done instead of spending every step it is given."""
+    steps = [DemoStep(action=a, url=anonymous_url(o.url), axtree=o.axtree, screenshot=o.screenshot, error=o.last_action_error,
+                      shell_output=o.shell_output) for a, o in zip(actions, observed)]
+    answered = bool(actions) and isinstance(parse_action(actions[-1]), Answer)
+    if len(observed) > len(actions) and not answered and not observed[len(actions)].done:
+        end = observed[len(actions)]
+        steps.append(DemoStep(action=STOP, url=anonymous_url(end.url), axtree=end.axtree, screenshot=end.screenshot,
+                              error=end.last_action_error, shell_output=end.shell_output))
+    return tuple(steps)
+
+
 class _Check:
     """The evidence gathered while validating one task, and the rules applied to it."""
 
@@ -273,8 +291,7 @@ class _Check:
             session.stop_screenshots()  # the demonstration needs no other page
             self.actions, self.first, self.requests = tuple(actions), golden, session.requests
             self.observed = observed
-            self.steps = tuple(DemoStep(action=a, url=anonymous_url(o.url), axtree=o.axtree, screenshot=o.screenshot,
-                                        error=o.last_action_error, shell_output=o.shell_output) for a, o in zip(actions, observed))
+            self.steps = demonstration(actions, observed)
         self._footprint(golden, run)
         solved = self._verify(golden, f"run{run}.golden")
         if not solved.success or solved.reward < 1.0:

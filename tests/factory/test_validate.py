@@ -49,7 +49,9 @@ def test_a_good_task_is_accepted_with_verdicts_for_every_phase(manager):
     assert "run2.reset" not in result.verdicts  # the last run ends without a reset: run 1's proved it exact
     # run 1's golden run is the demonstration: each action with the page it was chosen on (no screenshots by default)
     steps = result.golden_steps
-    assert [s.action for s in steps] == list(result.golden_actions) and steps[0].url.startswith("/i/<instance>")
+    # ... and, since the golden code returned without answering, answer('') on the page it ended on: the policy learns to stop
+    assert [s.action for s in steps] == [*result.golden_actions, "answer('')"] and steps[0].url.startswith("/i/<instance>")
+    assert steps[-1].axtree != steps[-2].axtree
     assert all("[" in s.axtree and s.screenshot is None for s in steps) and "Book club" in steps[0].axtree
     assert len(result.golden_actions) == 2 and all(a.startswith("click(") for a in result.golden_actions)
 

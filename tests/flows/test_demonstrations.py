@@ -12,6 +12,7 @@ import pytest
 from factory.tasks.synthesize import SynthConfig, synthesize
 from factory.verifiers.validate import ValidationConfig, validate_task
 from flows.dataset import export
+from flows.demonstrations import BUDGET, rows as demo_rows, tokens
 from flows.run_evidence import gather
 from runtime.axtree import compact_tree
 from runtime.harness import Message, Prompt, TextPart, seen_elements, system_prompt
@@ -50,17 +51,21 @@ def test_every_golden_step_is_a_row_with_its_screenshot_and_the_harness_prompt(r
     shutil.copytree(run["folder"], copy)
     shutil.rmtree(run["objects"].root)  # the folder alone must carry the images
     rows = datasets.load_dataset(str(copy), "demonstrations", split="train")
-    assert len(rows) == sum(len(r.golden_actions) for r in results) > len(tasks)
+    # each golden action, then answer('') on the last page where the golden code returned without answering
+    assert [[s.action for s in r.golden_steps] for r in results] == [
+        [*r.golden_actions] + ([] if r.golden_actions[-1].startswith("answer(") else ["answer('')"]) for r in results]
+    assert len(rows) == sum(len(r.golden_steps) for r in results) > len(tasks)
     assert set(rows.features) >= {"task_id", "step", "family", "apps", "instruction", "axtree", "screenshot", "action", "messages"}
     assert isinstance(rows.features["screenshot"], datasets.Image)
     for task, result in zip(tasks, results):
         mine = [r for r in rows if r["task_id"] == task.id]
-        assert [r["action"] for r in mine] == list(result.golden_actions)
+        assert [r["action"] for r in mine] == [s.action for s in result.golden_steps]
         assert [r["step"] for r in mine] == list(range(len(mine)))
         first = mine[0]
         assert (first["family"], first["apps"], first["instruction"]) == (task.meta.family, list(task.apps), task.instruction)
         assert first["screenshot"].size == (1280, 800)
         assert first["url"].startswith("/i/<instance>") and "[" in first["axtree"]
+        whole = list(demo_rows(task, list(result.golden_steps), None, budget=10**6))
         for row in mine:
             roles = [m["role"] for m in row["messages"]]
             assert roles[0] == "system" and roles[-2:] == ["user", "assistant"]
@@ -70,7 +75,8 @@ def test_every_golden_step_is_a_row_with_its_screenshot_and_the_harness_prompt(r
             prompt = Prompt(messages=tuple(Message(role=m["role"], parts=(TextPart(text=m["content"]),)) for m in row["messages"][:-1]))
             assert seen_elements(prompt) == {int(line[1:line.index("]")]): line for line in compact_tree(row["axtree"]).splitlines()
                                              if line.startswith("[")}
-            assert len(row["messages"]) == 3 + 2 * row["step"]  # the history window: every earlier step, then this one
+            # the history window: every earlier step, then this one; past BUDGET tokens the oldest steps go (tested below)
+            assert len(row["messages"]) == 3 + 2 * row["step"] or tokens(whole[row["step"]]["messages"]) > BUDGET
     tasks_config = datasets.load_dataset(str(copy), split="train")
     assert len(tasks_config) == len(tasks) and tasks_config[0]["demonstration"][0]["action"] == results[0].golden_actions[0]
 
@@ -194,7 +200,7 @@ def test_bench_prompts_measures_both_views_of_the_dataset_and_prints_its_targets
     assert result.exit_code == 0, result.output
     numbers = json.loads(out.read_text())
     full, compact = numbers["views"]["full"], numbers["views"]["compact"]
-    steps = sum(len(r.golden_actions) for r in run["results"])
+    steps = sum(len(r.golden_steps) for r in run["results"])  # the golden actions, and answer("") where the golden code stopped
     assert numbers["tasks"] == len(run["tasks"]) and full["steps"] == compact["steps"] == steps
     assert 0 < compact["prompt_tokens_per_attempt_shared_start"] <= compact["prompt_tokens_per_attempt"] < full["prompt_tokens_per_attempt"]
     assert 0 < compact["of_them_seen"] == compact["steps_naming_an_element"] <= steps
