@@ -18,7 +18,7 @@ TRAITS: dict[str, str] = {
     "unparsed_reply": "wrote at least one reply that is no action",
     "invented_text": "typed, chose or answered text found neither in the task nor on any page it saw",
     "wrong_kind": "acted on an element of the wrong kind (fill on a button, select on a text field)",
-    "missing_element": "named an element id that is not on the page",
+    "missing_element": "named an element (by id or by name) that is not on the page",
     "repeated_failure": "repeated, word for word, an action that had just failed",
     "out_of_steps": "used every step without finishing",
     "wrong_answer": "finished with answer() but the task was not done",

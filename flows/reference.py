@@ -15,6 +15,7 @@ from __future__ import annotations
 import subprocess
 import time
 from pathlib import Path
+from typing import Literal
 
 import typer
 from pydantic import BaseModel, ConfigDict, Field
@@ -46,6 +47,8 @@ class ReferenceConfig(BaseModel):
     evaluate: int = Field(default=6, ge=0, description="Fixture tasks of trained families the adapter is measured on, greedily "
                           "(0: none).")
     max_steps: int = Field(default=8, ge=1, description="Agent replies per measured attempt.")
+    refs: Literal["id", "name"] = Field(default="id", description="How the demonstrations name elements: 'id' as recorded, or "
+                                        "'name' (the element's label where it resolves back to the same element; runtime.refs).")
 
     def command(self) -> list[str]:
         """The argv that rebuilds this adapter: every field, spelled as its option."""
@@ -67,7 +70,7 @@ def build_reference(config: ReferenceConfig, log=print):
     from rl.adapter import AdapterData, AdapterManifest, save_adapter, write_manifest
     from rl.agent import HAS_BF16
     from rl.chat import ChatFormat
-    from rl.demos import dataset_demos, dataset_tasks
+    from rl.demos import dataset_demos, dataset_tasks, named
     from rl.policy import disable_dropout, freeze_below, load_policy
     from rl.sft import sft, sft_samples, supervised_loss
     from rl.trunk import Trunk
@@ -87,7 +90,8 @@ def build_reference(config: ReferenceConfig, log=print):
     disable_dropout(model)
     trainable = freeze_below(model, config.layers)
     context = int(getattr(model.config, "max_position_embeddings", None) or getattr(model.config, "n_positions", 2048))
-    samples = [s for s in sft_samples([demos[t.id] for t in chosen], ChatFormat(tokenizer), "compact") if len(s) <= context]
+    shown = [named(demos[t.id]) if config.refs == "name" else demos[t.id] for t in chosen]
+    samples = [s for s in sft_samples(shown, ChatFormat(tokenizer), "compact") if len(s) <= context]
     bf16 = config.bf16 and HAS_BF16
     trunk = Trunk.of(model, bf16)
     before = supervised_loss(model, samples, tokenizer.pad_token_id, trunk=trunk)

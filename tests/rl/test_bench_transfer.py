@@ -64,7 +64,7 @@ def test_bench_transfer_runs_end_to_end_and_resumes(tmp_path):
     out = tmp_path / "bench"
     args = ["bench", "transfer", "--out", str(out), "--policy", str(policy), "--trainable-layers", "0", "--sizes", "1",
             "--demos", "2", "--held-out", "2", "--held-out-worlds", "1", "--sft-epochs", "1", "--max-steps", "2", "--concurrency", "2",
-            "--miniwob-tasks", "click-test", "--miniwob-timers", "off", "--miniwob-timers", "on"]
+            "--miniwob-tasks", "click-test", "--miniwob-timers", "off", "--miniwob-timers", "on", "--refs", "name"]
     result = CliRunner().invoke(build(), args, env={"COLUMNS": "200"}, catch_exceptions=False)
     assert result.exit_code == 0, result.output
     done = json.loads((out / "transfer.json").read_text())
@@ -89,7 +89,8 @@ def test_bench_transfer_runs_end_to_end_and_resumes(tmp_path):
         assert row["within_budget"]["n"] == sum(golden[i] <= 2 for i in json.loads(
             (out / "evals" / f"{row['checkpoint']}-{row['split']}.json").read_text())["instances"])
     report = (out / "transfer.md").read_text()
-    assert len(training_rows(out)) >= 2 and "held-out" in report
+    assert len(training_rows(out)) >= 2 and "held-out" in report and "elements named by name" in report
+    assert json.loads((out / "train" / label / "config.json").read_text())["refs"] == "name"  # the SFT read names, not ids
     assert "target >= 20%" in report and "target >= 10 points" in report and "target < 3 h" in report
     for label_, row in done["failures"].items():  # every failed held-out-app attempt is read back from the store
         evaluated = json.loads((out / "evals" / f"{label_}-apps.json").read_text())["instances"].values()
