@@ -134,6 +134,7 @@ def serve(
     """
     _prefect_defaults()
     signal.signal(signal.SIGTERM, _exit)  # until Prefect's runner installs its own graceful handler
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C stops it even where it was started with SIGINT ignored
     from prefect import serve as prefect_serve
 
     from flows import deployable

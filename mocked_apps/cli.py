@@ -48,6 +48,9 @@ def serve(
     from mocked_apps.kit import AppServer
     from mocked_apps.registry import resolve
 
+    from contracts.signals import interrupt_on_signals
+
+    interrupt_on_signals()  # Ctrl-C or SIGTERM stops it, even where it was started with SIGINT ignored (`cmd &` in a script)
     ref = resolve(app)  # an unknown name fails here, with did-you-mean, before anything starts
     try:
         body = json.loads(open(seed, "rb").read().decode("utf-8")) if seed else {}

@@ -320,8 +320,11 @@ def test_the_readme_prefect_ui_block_runs_as_printed(tmp_path):
     terminal_2 = " && ".join(line.replace("4200", str(port)) for line in lines[1:] if line not in PREFECT_NOT_RUN)
 
     def started(cmd: str) -> subprocess.Popen:
+        # as from a terminal: Ctrl-C reaches `prefect server start` (Prefect's own command) even when the suite itself
+        # was started with SIGINT ignored (`scripts/test.sh &` from a script); `gymfactory flows serve` sees to itself
         return subprocess.Popen(["bash", "-c", f"source .venv/bin/activate && {cmd}"], cwd=folder, env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                                preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)) if cmd.startswith("prefect ") else None)
 
     def stopped(proc: subprocess.Popen) -> int:
         os.killpg(proc.pid, signal.SIGINT)
