@@ -17,7 +17,7 @@ from __future__ import annotations
 import difflib
 from typing import Iterable
 
-from runtime.actions import Action, Click, Fill, Select
+from runtime.actions import Action, Fill, Select
 from runtime.axtree import AxNode, parse_axtree
 
 FILLABLE = ("textbox", "searchbox", "spinbutton", "combobox")
@@ -82,7 +82,7 @@ def by_name(action: Action, axtree: str) -> Action:
     """`action` with its element id written as that element's name, when the name resolves back to the same element
     on the page `axtree` shows; otherwise (no name, a name another element answers to first, a point) unchanged."""
     element = getattr(action, "element", None)
-    if not isinstance(element, int) or isinstance(action, Click) and element is None:
+    if not isinstance(element, int):  # a point, or already a name
         return action
     nodes = parse_axtree(axtree)
     node = next((n for n in nodes if n.id == element), None)
