@@ -478,6 +478,8 @@ def test_projection_adds_everyday_mail_from_any_worlds_own_people():
 def test_browser_to_takes_name_and_address_and_shows_a_bad_one(server, seed):
     """`Name <email>` in To, as Calendar's guests take it, is sent (an HTML email input refused it without a word);
     a name without an address is refused with an error on the page."""
+    from playwright.sync_api import expect
+
     from mocked_apps.kit.testing import Client, browser_pages
 
     first = _colleagues(seed)[0]
@@ -488,7 +490,8 @@ def test_browser_to_takes_name_and_address_and_shows_a_bad_one(server, seed):
             page.get_by_label("To").fill(name)
             page.get_by_label("Subject").fill("Named recipient")
             page.get_by_role("button", name="Send", exact=True).click()
-            assert page.get_by_role("alert").filter(has_text=f"Not a valid email address: {name}").is_visible()
+            # the send is a form post: wait for the page it leads to (is_visible() does not wait, and lost that race under load)
+            expect(page.get_by_role("alert").filter(has_text=f"Not a valid email address: {name}")).to_be_visible()
             page.get_by_label("To").fill(f"{name} <{first}>")
             page.get_by_role("button", name="Send", exact=True).click()
             assert page.get_by_role("status").inner_text() == "Message sent."
