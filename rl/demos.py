@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from contracts.task import Task
-from runtime.actions import ActionParseError, format_action, parse_action
+from runtime.actions import STOP, ActionParseError, format_action, parse_action
 from runtime.agents.base import AgentOptions
 from runtime.agents.golden import GoldenAgent
 from runtime.harness import Prompt, Turn
@@ -21,9 +21,6 @@ from runtime.observation import Observation
 from runtime.refs import by_name
 from runtime.rollout import AttemptResult, recorded_turns, run_attempt
 from runtime.store import TrajectoryStore
-
-STOP = 'answer("")'
-
 
 class DemoAgent(GoldenAgent):
     """The golden agent, ending with `answer("")` when its code returns without having answered."""

@@ -168,6 +168,9 @@ def format_action(action: Action) -> str:
     return f"{action.kind}({', '.join(repr(v) if isinstance(v, str) else f'{v:g}' if isinstance(v, float) else str(v) for v in values)})"
 
 
+STOP = "answer('')"  # how an attempt ends where no answer is needed: a demonstration's last step once the golden code returns
+
+
 def action_space_doc(form_factor: str = "desktop") -> str:
     """The action list for a prompt, from the docstrings above."""
     kinds = [k for k in ACTION_TYPES if form_factor == "desktop" or k != "shell"]

@@ -55,7 +55,7 @@ from factory.verifiers.footprint import app_rules, record
 from factory.verifiers.kept import TaskGroups, WarmSession
 from factory.verifiers.probes import ProbeReason, check_probes
 from factory.verifiers.recall import RecallReason, RecallReport, alternative_task, check_recall, has_alternative
-from runtime.actions import Answer, Shell, format_action, parse_action
+from runtime.actions import STOP, Answer, Shell, parse_action
 from runtime.agents.golden import GoldenTooLong, play, replays
 from runtime.golden import GoldenFailed
 from runtime.sandbox import SandboxError, VerifierRun, run_verifier
@@ -225,9 +225,6 @@ def validate_tasks(
         for done in [pool.submit(work) for _ in range(workers)]:
             done.result()
     return [results[i] for i in range(len(tasks))]
-
-
-STOP = format_action(Answer(text=""))
 
 
 def demonstration(actions: Sequence[str], observed: Sequence["Observation"]) -> tuple[DemoStep, ...]:
