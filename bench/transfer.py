@@ -39,10 +39,13 @@ from mocked_apps.catalogue import compiled
 from mocked_apps.registry import SHIPPED
 from rl import checkpoint as ckpt
 from rl.config import TrainConfig
-from rl.demos import dataset_demos, dataset_tasks
+from rl.demos import Demo, collect_demos, dataset_demos, dataset_tasks, named
+from rl.forced import as_rows, from_rows, score_steps, summarize
 from rl.train import train
 from runtime.agents import AgentOptions
+from runtime.harness import Turn
 from runtime.manager import EnvironmentManager
+from runtime.observation import Observation
 from runtime.solve import solve_and_score
 from runtime.store import TrajectoryStore
 
@@ -67,6 +70,10 @@ class TransferConfig(PolicySettings):
     refs: Literal["id", "name"] = Field(default="id", description="How the demonstrations name elements: 'id' as recorded, or "
                                         "'name' (the element's label where it resolves back to the same element; runtime.refs).")
     zero_shot: bool = Field(default=True, description="Also evaluate the untrained reference model (the curve's first point).")
+    steps: bool = Field(default=True, description="Also score every checkpoint on each step of the held-out instances' golden runs, "
+                        "teacher-forced (rl.forced): does it write the golden action, given the golden history?")
+    steps_instances: int = Field(default=48, ge=1, description="Held-out instances of each split whose golden steps are scored "
+                                 "(the first of the split's app-spread order).")
     miniwob: bool = Field(default=True, description="Also evaluate every checkpoint and the random agent on MiniWoB++.")
     miniwob_seeds: int = Field(default=1, ge=1, description="MiniWoB++ episodes per task (seeds 0..n-1).")
     miniwob_tasks: tuple[str, ...] = Field(default=(), description="MiniWoB++ tasks; empty: every one that runs from file://.")
@@ -181,6 +188,63 @@ class _Transfer:
             self.phase("golden steps", started)
         return {t.id: known[t.id] for t in tasks}
 
+    def golden_demos(self, tasks: Sequence[Task]) -> list[Demo]:
+        """Each task's golden run as a demonstration (its pages and actions, ending with `answer('')` where the golden code
+        does not answer; rl.demos.collect_demos), run once in the browser and cached in OUT/tasks/golden-demos.jsonl."""
+        path = self.out / "tasks" / "golden-demos.jsonl"
+        rows = [json.loads(x) for x in path.read_text().splitlines()] if path.is_file() else []
+        done = {r["task_id"] for r in rows}
+        missing = [t for t in tasks if t.id not in done]
+        if missing:
+            started = time.monotonic()
+            self.say(f"recording the golden runs of {len(missing)} held-out instances, to score checkpoints step by step")
+            demos, results = collect_demos(missing, self.manager, self.bench.store, max_steps=60)
+            failed = [r.task_id for r in results if r.status != "success"]
+            if failed:
+                self.say(f"  {len(failed)} golden runs did not succeed and are not scored step by step: {failed[:5]}")
+            new = [{"task_id": d.task.id, "step": i, "url": turn.observation.url, "axtree": turn.observation.axtree, "action": turn.output}
+                   for d in demos for i, turn in enumerate(d.turns)]
+            new += [{"task_id": tid, "step": -1} for tid in failed]  # known to fail: not run again
+            with path.open("a") as f:
+                f.writelines(json.dumps(r) + "\n" for r in new)
+            rows += new
+            self.phase("golden demonstrations", started)
+        by_task: dict[str, list[dict]] = {}
+        for r in rows:
+            if r["step"] >= 0:
+                by_task.setdefault(r["task_id"], []).append(r)
+        demos = []
+        for t in tasks:
+            steps = sorted(by_task.get(t.id, ()), key=lambda r: r["step"])
+            if steps:
+                turns = tuple(Turn(observation=Observation(step=r["step"], url=r["url"], axtree=r["axtree"]), output=r["action"],
+                                   action=r["action"]) for r in steps)
+                demos.append(Demo(t, turns, -1))
+        return demos
+
+    def steps(self, label: str, model: str, split: str, demos: Sequence[Demo]) -> dict:
+        """`model`'s teacher-forced scores on every step (within the step budget) of the held-out golden runs, cached in
+        OUT/evals/LABEL-SPLIT-steps.json."""
+        from rl.agent import HAS_BF16
+        from rl.policy import load_policy
+
+        path = self.out / "evals" / f"{label}-{split}-steps.json"
+        if path.is_file():
+            return json.loads(path.read_text())
+        c = self.config
+        started = time.monotonic()
+        self.say(f"scoring {label} on the golden steps of {len(demos)} held-out {split} instances (teacher-forced)")
+        lm, tokenizer = load_policy(model)
+        if c.refs == "name":
+            demos = [named(d) for d in demos]
+        scores = score_steps(lm, tokenizer, demos, view=c.view, max_steps=c.max_steps, bf16=HAS_BF16)
+        row = {"label": label, "split": split, "seconds": round(time.monotonic() - started, 1),
+               "summary": summarize(scores, seed=c.seed), "scores": as_rows(scores)}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(row, indent=1))
+        self.phase(f"steps {label} {split}", started)
+        return row
+
     def training_set(self, label: str, apps: Sequence[str], n: int) -> Path:
         """The tasks file of `n` demonstrated tasks spread over `apps`, from the dataset `gymfactory run` exports for them."""
         picked = self.out / "data" / label / "picked.jsonl"
@@ -278,18 +342,29 @@ def run(config: TransferConfig, say=print) -> dict:
             say(f"held-out instances: {len(apps_tasks)} of {len({x.apps[0] for x in apps_tasks})} unseen apps, "
                 f"{len(world_tasks)} in unseen worlds")
             steps = t.golden_steps([*apps_tasks, *world_tasks])
+            golden: dict[str, list[Demo]] = {}
+            if config.steps:
+                scored = {name: tasks[: config.steps_instances] for name, tasks in splits.items()}
+                demos = {d.task.id: d for d in t.golden_demos([x for tasks in scored.values() for x in tasks])}
+                golden = {name: [demos[x.id] for x in tasks if x.id in demos] for name, tasks in scored.items()}
+            stepped: dict[tuple[str, str], dict] = {}
+
+            def evaluate(label: str, model: str, name: str) -> None:
+                evals[(label, name)] = t.evaluate(label, model, name, splits[name])
+                if config.steps:
+                    stepped[(label, name)] = t.steps(label, model, name, golden[name])
 
             def report() -> dict:
                 failures = {label: failed_attempts.failures(store, checkpoints[label], [x.id for x in apps_tasks], config.max_steps)
                             for (label, name) in evals if name == "apps"}
-                result = _result(config, split, evals, miniwob, sets, t.phases, failures, steps)
+                result = _result(config, split, evals, miniwob, sets, t.phases, failures, steps, stepped)
                 (out / "transfer.json").write_text(json.dumps(result, indent=1, default=str))
                 (out / "transfer.md").write_text(markdown(result))
                 return result
 
             checkpoints = {"zero-shot": config.policy} if config.zero_shot else {}
             if config.zero_shot:
-                evals[("zero-shot", "apps")] = t.evaluate("zero-shot", config.policy, "apps", apps_tasks)
+                evaluate("zero-shot", config.policy, "apps")
                 report()
             for size, demos in points:
                 label = _size_label(size, split, demos, config.demos)
@@ -300,11 +375,11 @@ def run(config: TransferConfig, say=print) -> dict:
                                "held_out_worlds_trained": len({x.world for x in world_tasks} & {x.world for x in chosen})}
                 checkpoints[label] = str(t.sft(label, tasks_file))
                 sets[label]["train"] = _train_row(out / "train" / label)
-                for name, tasks in splits.items():
-                    evals[(label, name)] = t.evaluate(label, checkpoints[label], name, tasks)
+                for name in splits:
+                    evaluate(label, checkpoints[label], name)
                 report()
             if "worlds" in splits and config.zero_shot:
-                evals[("zero-shot", "worlds")] = t.evaluate("zero-shot", config.policy, "worlds", world_tasks)
+                evaluate("zero-shot", config.policy, "worlds")
                 report()
             if config.miniwob:
                 for timer in config.miniwob_timers:
@@ -370,7 +445,7 @@ def _check_no_miniwob_in_training(out: Path, miniwob: dict) -> None:
 
 
 def _result(config: TransferConfig, split: Split, evals: dict, miniwob: dict, sets: dict, phases: dict, failures: dict,
-            golden_steps: dict[str, int]) -> dict:
+            golden_steps: dict[str, int], stepped: dict | None = None) -> dict:
     rows = []
     for (label, name), row in evals.items():
         rates = _rates(row, config.seed)
@@ -385,8 +460,10 @@ def _result(config: TransferConfig, split: Split, evals: dict, miniwob: dict, se
                      "prompt_tokens_per_attempt": row["tokens"]["prompt_tokens"] / attempts, "seconds": row["seconds"],
                      "capabilities": _by_capability(row)})
     mini = [{"agent": label, "timer": timer, **row["summary"], "seconds": row["seconds"]} for (label, timer), row in miniwob.items()]
+    steps = [{"checkpoint": label, "split": name, **row["summary"], "seconds": row["seconds"]}
+             for (label, name), row in (stepped or {}).items()]
     return {"config": config.model_dump(mode="json"), "split": split.model_dump(), "sets": sets, "rows": rows, "miniwob": mini,
-            "failures": failures, "phases": phases}
+            "steps": steps, "failures": failures, "phases": phases}
 
 
 def _share(values: list[float], seed: int) -> dict:
@@ -419,6 +496,18 @@ def markdown(result: dict) -> str:
         for r in result["rows"]:
             per = r["capabilities"]
             lines.append(f"| {r['checkpoint']} ({r['split']}) | " + " | ".join(f"{per[k][0]}/{per[k][1]}" if k in per else "-" for k in caps) + " |")
+    if result.get("steps"):
+        lines += ["", "The held-out instances' golden runs, step by step, teacher-forced (rl.forced): each step's prompt holds the "
+                  "golden history, and the greedy reply is scored against the golden action (whole; up to its element or text; its "
+                  "action kind). Steps that act; the golden's final `answer('')` counts apart, as stops. 95% intervals resample "
+                  "whole instances:", "",
+                  "| checkpoint | held-out | instances | steps (over the context) | action | 95% CI | element | 95% CI | kind | stops written | NLL/token | seconds |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+        for r in result["steps"]:
+            lines.append(f"| {r['checkpoint']} | {r['split']} | {r['tasks']} | {r['steps']} ({r.get('too_long', 0)}) | {100 * r['action']:.1f}% | "
+                         f"{100 * r['action_ci'][0]:.1f}-{100 * r['action_ci'][1]:.1f} | {100 * r['element']:.1f}% | "
+                         f"{100 * r['element_ci'][0]:.1f}-{100 * r['element_ci'][1]:.1f} | {100 * r['kind']:.1f}% | "
+                         f"{100 * r['stop']:.0f}% of {r['stop_steps']} | {r['nll']:.2f} | {r['seconds']:.0f} |")
     if result.get("failures"):
         lines += ["", "Failed greedy attempts on the held-out apps, by what they did (an attempt counts in every column that fits):", "",
                   *failed_attempts.markdown(result["failures"])]

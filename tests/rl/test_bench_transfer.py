@@ -4,6 +4,7 @@ from the dataset `gymfactory run` exports, and the check that no MiniWoB++ page 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from pydantic import ValidationError
@@ -92,6 +93,16 @@ def test_bench_transfer_runs_end_to_end_and_resumes(tmp_path):
     assert len(training_rows(out)) >= 2 and "held-out" in report and "elements named by name" in report
     assert json.loads((out / "train" / label / "config.json").read_text())["refs"] == "name"  # the SFT read names, not ids
     assert "target >= 20%" in report and "target >= 10 points" in report and "target < 3 h" in report
+    # every checkpoint scored on each held-out golden step within the budget, in names as it was trained
+    assert {(r["checkpoint"], r["split"]) for r in done["steps"]} == {(c, s) for c in ("zero-shot", label) for s in ("apps", "worlds")}
+    demos = [json.loads(x) for x in (out / "tasks" / "golden-demos.jsonl").read_text().splitlines()]
+    assert {d["task_id"] for d in demos} == {t.id for t in held} | set(worlds)
+    for r in done["steps"]:
+        scores = json.loads((out / "evals" / f"{r['checkpoint']}-{r['split']}-steps.json").read_text())["scores"]
+        assert scores and all(s["step"] < 2 for s in scores) and r["steps"] + r["stop_steps"] == len(scores)
+        assert not any(re.match(r"(click|fill|select)\(\d", s["golden"]) for s in scores)  # names, as the checkpoints learnt
+        assert 0 <= r["action"] <= r["element"] <= r["kind"] <= 1 and r["action_ci"][0] <= r["action"] <= r["action_ci"][1]
+    assert "teacher-forced" in report
     for label_, row in done["failures"].items():  # every failed held-out-app attempt is read back from the store
         evaluated = json.loads((out / "evals" / f"{label_}-apps.json").read_text())["instances"].values()
         assert row["attempts"] == 2 and row["failed"] == sum(not i["greedy"] for i in evaluated)

@@ -1,0 +1,188 @@
+"""Teacher-forced step scores: would the policy, greedy, write the golden action at each step of a golden run?
+
+A task either succeeds or not, and on an app the policy never saw a small model's success stays at 0 long after it
+has started to learn something that transfers: an attempt of 6 steps needs about 6 right steps in a row. Scoring
+each step of a golden demonstration on its own, with the golden history in the prompt (as web-agent benchmarks score
+step accuracy), shows that learning. One forward pass over a window's sample (the same ids SFT trains on) gives every
+new step's scores at once:
+
+- `action`: the greedy reply is the golden action token for token, end of reply included;
+- `element`: it starts as the golden does up to the end of the first argument (the action and the element it acts on,
+  or the key, or the answer);
+- `kind`: it starts with the golden's action name and its parenthesis;
+- `nll`: the golden action's negative log-likelihood, per token.
+
+Greedy decoding writes the golden's first k tokens exactly when each of them is the most likely token after the ones
+before it, so these are what greedy sampling would write, without sampling.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import asdict, dataclass
+from typing import Sequence
+
+import torch
+
+from runtime.actions import STOP
+from runtime.harness import View
+
+from .chat import ChatFormat
+from .demos import Demo
+from .samples import window_samples
+
+
+@dataclass(frozen=True)
+class StepScore:
+    """One golden step, scored teacher-forced."""
+
+    task_id: str
+    step: int
+    golden: str
+    action: bool
+    element: bool
+    kind: bool
+    nll: float  # per token of the golden action, end of reply included
+    tokens: int
+    predicted: str  # the greedy tokens at the golden's positions, decoded (what the policy would have written next, token by token)
+    fits: bool = True  # False: the prompt is longer than the model's context, so the agent could not act here (a miss; no NLL)
+
+    @property
+    def stop(self) -> bool:
+        return self.golden == STOP
+
+
+def argument_end(action: str) -> int:
+    """Characters of `action` up to the end of its first argument (`fill('Search', 'x')` -> len("fill('Search'")); the
+    whole text when it has none."""
+    open_ = action.find("(")
+    if open_ < 0:
+        return len(action)
+    i = open_ + 1
+    while i < len(action) and action[i] == " ":
+        i += 1
+    if i < len(action) and action[i] in "'\"":
+        quote, i = action[i], i + 1
+        while i < len(action) and action[i] != quote:
+            i += 2 if action[i] == "\\" else 1
+        return min(i + 1, len(action))
+    while i < len(action) and action[i] not in ",)":
+        i += 1
+    return i
+
+
+def _prefix_tokens(tokenizer, ids: Sequence[int], chars: int) -> int:
+    """The fewest of `ids` whose decoded text covers the first `chars` characters."""
+    for k in range(1, len(ids) + 1):
+        if len(tokenizer.decode(ids[:k], skip_special_tokens=True)) >= chars:
+            return k
+    return len(ids)
+
+
+def _forward(model, ids: Sequence[int], positions: list[int], bf16: bool) -> torch.Tensor:
+    """Log-probabilities over the vocabulary at `positions` (each predicts the token after it)."""
+    x = torch.tensor([list(ids)])
+    keep = torch.tensor(positions)
+    with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
+        try:
+            logits = model(input_ids=x, logits_to_keep=keep).logits[0]
+        except TypeError:  # a model class without logits_to_keep
+            logits = model(input_ids=x).logits[0, keep]
+    return torch.log_softmax(logits.float(), dim=-1)
+
+
+def score_steps(model, tokenizer, demos: Sequence[Demo], *, view: View = "compact", max_steps: int | None = None,
+                bf16: bool = False, progress=None) -> list[StepScore]:
+    """Every step of every demonstration (its first `max_steps`, the steps an attempt is given), scored teacher-forced.
+
+    `bf16`: under bfloat16 autocast, as the reference agent generates (rl.agent.ReferenceAgent), so that the scores are
+    its greedy choices."""
+    chat = ChatFormat(tokenizer)
+    cfg = model.config
+    context = int(getattr(cfg, "n_positions", None) or getattr(cfg, "max_position_embeddings", None) or 2048)
+    was_training = model.training
+    model.eval()
+    out: list[StepScore] = []
+    try:
+        for n, demo in enumerate(demos):
+            turns = demo.turns[:max_steps] if max_steps else demo.turns
+            for sample in window_samples(demo.task.instruction, turns, chat, form_factor=demo.task.form_factor, view=view):
+                spans = _spans(sample.loss_mask)
+                if len(spans) != len(sample.steps):
+                    raise ValueError(f"{demo.task.id}: {len(spans)} trained outputs for new steps {sample.steps}")
+                if len(sample) > context:
+                    out += [StepScore(demo.task.id, step, turns[step].output, False, False, False, 0.0, b - a, "", fits=False)
+                            for (a, b), step in zip(spans, sample.steps)]
+                    continue
+                positions = [p for a, b in spans for p in range(a - 1, b - 1)]
+                logp = _forward(model, sample.input_ids, positions, bf16)
+                row = 0
+                for (a, b), step in zip(spans, sample.steps):
+                    golden = list(sample.input_ids[a:b])
+                    lp = logp[row : row + len(golden)]
+                    row += len(golden)
+                    pred = lp.argmax(dim=-1).tolist()
+                    hit = [p == g for p, g in zip(pred, golden)]
+                    text = turns[step].output
+                    kind_k = _prefix_tokens(tokenizer, golden, text.find("(") + 1)
+                    element_k = _prefix_tokens(tokenizer, golden, argument_end(text))
+                    nll = -float(lp[torch.arange(len(golden)), torch.tensor(golden)].sum())
+                    out.append(StepScore(task_id=demo.task.id, step=step, golden=text, action=all(hit), element=all(hit[:element_k]),
+                                         kind=all(hit[:kind_k]), nll=nll / len(golden), tokens=len(golden),
+                                         predicted=tokenizer.decode(pred, skip_special_tokens=True)))
+            if progress is not None:
+                progress(n + 1, len(demos))
+    finally:
+        model.train(was_training)
+    return out
+
+
+def _spans(mask: Sequence[int]) -> list[tuple[int, int]]:
+    """[start, end) of each run of 1s in `mask`."""
+    spans, start = [], None
+    for i, m in enumerate(list(mask) + [0]):
+        if m and start is None:
+            start = i
+        elif not m and start is not None:
+            spans.append((start, i))
+            start = None
+    return spans
+
+
+def summarize(scores: Sequence[StepScore], seed: int = 0, runs: int = 2000) -> dict:
+    """Rates of `action`, `element` and `kind` over the steps that act (the stop steps apart; a step whose prompt does not
+    fit the context is a miss), with 95% intervals that resample whole demonstrations (a task's steps are not
+    independent); the stop steps' `action` rate; mean NLL over the steps that fit."""
+    acting = [s for s in scores if not s.stop]
+    stops = [s for s in scores if s.stop]
+    by_task: dict[str, list[StepScore]] = {}
+    for s in acting:
+        by_task.setdefault(s.task_id, []).append(s)
+    groups = list(by_task.values())
+    rng = random.Random(seed)
+    fit = [s for s in acting if s.fits]
+    out: dict = {"steps": len(acting), "tasks": len(groups), "stop_steps": len(stops), "too_long": len(acting) - len(fit),
+                 "stop": sum(s.action for s in stops) / max(1, len(stops)),
+                 "nll": sum(s.nll for s in fit) / max(1, len(fit))}
+    for key in ("action", "element", "kind"):
+        hits = [(sum(getattr(s, key) for s in g), len(g)) for g in groups]
+        rate = sum(h for h, _ in hits) / max(1, sum(n for _, n in hits))
+        draws = []
+        for _ in range(runs if hits else 0):
+            picked = rng.choices(hits, k=len(hits))
+            draws.append(sum(h for h, _ in picked) / max(1, sum(n for _, n in picked)))
+        draws.sort()
+        out[key] = rate
+        out[f"{key}_ci"] = (draws[int(0.025 * runs)], draws[int(0.975 * runs) - 1]) if draws else (0.0, 0.0)
+    return out
+
+
+def as_rows(scores: Sequence[StepScore]) -> list[dict]:
+    return [asdict(s) for s in scores]
+
+
+def from_rows(rows: Sequence[dict]) -> list[StepScore]:
+    return [StepScore(**r) for r in rows]
+
+
+__all__ = ["StepScore", "argument_end", "as_rows", "from_rows", "score_steps", "summarize"]
