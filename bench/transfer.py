@@ -40,7 +40,7 @@ from mocked_apps.registry import SHIPPED
 from rl import checkpoint as ckpt
 from rl.config import TrainConfig
 from rl.demos import Demo, collect_demos, dataset_demos, dataset_tasks, named
-from rl.forced import as_rows, from_rows, score_steps, summarize
+from rl.forced import SharedTrunk, as_rows, score_steps, summarize
 from rl.train import train
 from runtime.agents import AgentOptions
 from runtime.harness import Turn
@@ -151,6 +151,7 @@ class _Transfer:
         self.config, self.say, self.out = config, say, Path(config.out)
         self.bench = _Bench(config, self.out, manager, store, say)
         self.manager = manager
+        self.shared: SharedTrunk | None = None  # the frozen blocks' hidden states on the golden steps, for every checkpoint
         self.phases_file = self.out / "phases.json"
         self.phases: dict[str, float] = json.loads(self.phases_file.read_text()) if self.phases_file.is_file() else {}
 
@@ -237,7 +238,9 @@ class _Transfer:
         lm, tokenizer = load_policy(model)
         if c.refs == "name":
             demos = [named(d) for d in demos]
-        scores = score_steps(lm, tokenizer, demos, view=c.view, max_steps=c.max_steps, bf16=HAS_BF16)
+        if self.shared is None:
+            self.shared = SharedTrunk(c.trainable_layers, bf16=HAS_BF16)
+        scores = score_steps(lm, tokenizer, demos, view=c.view, max_steps=c.max_steps, bf16=HAS_BF16, shared=self.shared)
         row = {"label": label, "split": split, "seconds": round(time.monotonic() - started, 1),
                "summary": summarize(scores, seed=c.seed), "scores": as_rows(scores)}
         path.parent.mkdir(parents=True, exist_ok=True)

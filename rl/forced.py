@@ -18,6 +18,7 @@ before it, so these are what greedy sampling would write, without sampling.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from dataclasses import asdict, dataclass
 from typing import Sequence
@@ -30,6 +31,7 @@ from runtime.harness import View
 from .chat import ChatFormat
 from .demos import Demo
 from .samples import window_samples
+from .trunk import Trunk
 
 
 @dataclass(frozen=True)
@@ -79,10 +81,48 @@ def _prefix_tokens(tokenizer, ids: Sequence[int], chars: int) -> int:
     return len(ids)
 
 
-def _forward(model, ids: Sequence[int], positions: list[int], bf16: bool) -> torch.Tensor:
+class SharedTrunk:
+    """The hidden states below a model's top `trained` blocks, kept across the models that share those lower blocks.
+
+    Checkpoints fine-tuned above a frozen trunk (`--trainable-layers 4`: 26 of the reference model's 30 blocks) and
+    their base compute the same hidden states below the trained blocks, so scoring several of them on the same
+    golden steps runs the trunk once per sample and, for each model, its top blocks alone (rl.trunk). A model is
+    matched by a digest of its embeddings and lower blocks; a model that differs there starts a new store.
+    """
+
+    def __init__(self, trained: int, bf16: bool = False, budget: int = 4 << 30):
+        self.trained, self.bf16, self.budget = trained, bf16, budget
+        self.digest: str | None = None
+        self.kept: dict[tuple[int, ...], torch.Tensor] = {}
+
+    def for_model(self, model) -> Trunk | None:
+        """A trunk of `model` over the kept hidden states, or None where the model has no Llama-like blocks to split."""
+        inner = getattr(model, "model", None)
+        layers = getattr(inner, "layers", None)
+        if not self.trained or not isinstance(layers, torch.nn.ModuleList) or not 0 < self.trained < len(layers) \
+                or not hasattr(inner, "embed_tokens") or not hasattr(inner, "norm"):
+            return None
+        first = len(layers) - self.trained
+        digest = _digest([inner.embed_tokens, *layers[:first]])
+        if digest != self.digest:
+            self.digest, self.kept = digest, {}
+        return Trunk(model, first, self.bf16, self.budget, kept=self.kept)
+
+
+def _digest(modules) -> str:
+    h = hashlib.sha256()
+    for module in modules:
+        for p in module.parameters():
+            h.update(p.detach().to(torch.float32).contiguous().numpy().tobytes())
+    return h.hexdigest()
+
+
+def _forward(model, ids: Sequence[int], positions: list[int], bf16: bool, trunk: Trunk | None = None) -> torch.Tensor:
     """Log-probabilities over the vocabulary at `positions` (each predicts the token after it)."""
     x = torch.tensor([list(ids)])
     keep = torch.tensor(positions)
+    if trunk is not None:
+        return torch.log_softmax(trunk.logits(tuple(ids), keep).float(), dim=-1)
     with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
         try:
             logits = model(input_ids=x, logits_to_keep=keep).logits[0]
@@ -92,14 +132,16 @@ def _forward(model, ids: Sequence[int], positions: list[int], bf16: bool) -> tor
 
 
 def score_steps(model, tokenizer, demos: Sequence[Demo], *, view: View = "compact", max_steps: int | None = None,
-                bf16: bool = False, progress=None) -> list[StepScore]:
+                bf16: bool = False, shared: SharedTrunk | None = None, progress=None) -> list[StepScore]:
     """Every step of every demonstration (its first `max_steps`, the steps an attempt is given), scored teacher-forced.
 
     `bf16`: under bfloat16 autocast, as the reference agent generates (rl.agent.ReferenceAgent), so that the scores are
-    its greedy choices."""
+    its greedy choices. `shared`: run the lower blocks once for every model scored with it (the scores agree with
+    the whole model's to within bfloat16 rounding)."""
     chat = ChatFormat(tokenizer)
     cfg = model.config
     context = int(getattr(cfg, "n_positions", None) or getattr(cfg, "max_position_embeddings", None) or 2048)
+    trunk = shared.for_model(model) if shared is not None else None
     was_training = model.training
     model.eval()
     out: list[StepScore] = []
@@ -115,7 +157,7 @@ def score_steps(model, tokenizer, demos: Sequence[Demo], *, view: View = "compac
                             for (a, b), step in zip(spans, sample.steps)]
                     continue
                 positions = [p for a, b in spans for p in range(a - 1, b - 1)]
-                logp = _forward(model, sample.input_ids, positions, bf16)
+                logp = _forward(model, sample.input_ids, positions, bf16, trunk)
                 row = 0
                 for (a, b), step in zip(spans, sample.steps):
                     golden = list(sample.input_ids[a:b])
@@ -185,4 +227,4 @@ def from_rows(rows: Sequence[dict]) -> list[StepScore]:
     return [StepScore(**r) for r in rows]
 
 
-__all__ = ["StepScore", "argument_end", "as_rows", "from_rows", "score_steps", "summarize"]
+__all__ = ["SharedTrunk", "StepScore", "argument_end", "as_rows", "from_rows", "score_steps", "summarize"]

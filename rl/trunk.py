@@ -22,11 +22,15 @@ from .grpo import token_logprobs
 class Trunk:
     """Kept outputs of the frozen lower blocks of `model`, keyed by a sample's token ids."""
 
-    def __init__(self, model, first: int, bf16: bool = False, budget: int = 4 << 30):
-        self.model, self.first, self.bf16, self.budget, self.bytes = model, first, bf16, budget, 0
+    def __init__(self, model, first: int, bf16: bool = False, budget: int = 4 << 30,
+                 kept: dict[tuple[int, ...], torch.Tensor] | None = None):
+        """`kept`: hidden states to read and add to, shared with trunks of other models whose embeddings and lower
+        `first` blocks are the same (rl.forced.SharedTrunk)."""
+        self.model, self.first, self.bf16, self.budget = model, first, bf16, budget
         self.inner = model.model
         self.lower, self.upper = list(self.inner.layers[:first]), list(self.inner.layers[first:])
-        self._kept: dict[tuple[int, ...], torch.Tensor] = {}
+        self._kept: dict[tuple[int, ...], torch.Tensor] = {} if kept is None else kept
+        self.bytes = sum(h.numel() * h.element_size() for h in self._kept.values())
 
     @classmethod
     def of(cls, model, bf16: bool = False, budget: int = 4 << 30) -> "Trunk | None":
@@ -61,6 +65,14 @@ class Trunk:
             self._kept[input_ids] = out
             self.bytes += size
         return out
+
+    def logits(self, input_ids: tuple[int, ...], positions: torch.Tensor) -> torch.Tensor:
+        """[len(positions), vocab] logits at `positions` (each predicts the token after it), through the trained blocks only."""
+        ids = torch.tensor([input_ids])
+        hidden = self.hidden(input_ids)
+        with torch.no_grad(), _swapped(self.inner, self.upper, self.inner.norm), \
+                torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.bf16):
+            return self.model(inputs_embeds=hidden, attention_mask=torch.ones_like(ids), logits_to_keep=positions).logits[0]
 
     def logprobs(self, input_ids: tuple[int, ...], loss_mask: tuple[int, ...]) -> torch.Tensor:
         """[1, T] log-prob of each token (0 outside `loss_mask`), through the trained blocks only; as `token_logprobs`."""

@@ -9,7 +9,7 @@ from contracts.task import Task
 from rl.agent import PolicyAgent
 from rl.chat import ChatFormat
 from rl.demos import Demo
-from rl.forced import StepScore, argument_end, score_steps, summarize
+from rl.forced import SharedTrunk, StepScore, argument_end, score_steps, summarize
 from rl.policy import build_tiny_policy, disable_dropout, freeze_below, load_policy
 from rl.sft import sft, sft_samples
 from runtime.actions import STOP
@@ -103,3 +103,36 @@ def test_a_step_whose_prompt_does_not_fit_the_context_is_a_miss_not_a_crash(tmp_
     scores = score_steps(model, tokenizer, [_demo()])
     assert len(scores) == 4 and not any(s.fits or s.action or s.kind for s in scores)
     assert summarize(scores)["too_long"] == 3 and summarize(scores)["kind"] == 0.0
+
+
+def _llama(tokenizer, seed: int):
+    import torch
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    torch.manual_seed(seed)
+    config = LlamaConfig(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=4, num_attention_heads=4,
+                         num_key_value_heads=2, max_position_embeddings=2048, tie_word_embeddings=True)
+    return LlamaForCausalLM(config).eval()
+
+
+def test_models_that_share_their_lower_blocks_run_them_once_and_score_as_the_whole_model(tiny):
+    import torch
+
+    _, tokenizer = tiny
+    base, other = _llama(tokenizer, 0), _llama(tokenizer, 0)
+    with torch.no_grad():  # a checkpoint trained above the lower 2 blocks
+        for p in other.model.layers[2:].parameters():
+            p.add_(torch.randn_like(p) * 0.5)
+    demo = _demo()
+    shared = SharedTrunk(trained=2)
+    for model in (base, other):
+        whole = score_steps(model, tokenizer, [demo])
+        split = score_steps(model, tokenizer, [demo], shared=shared)
+        assert [(s.action, s.element, s.kind, s.predicted) for s in split] == [(s.action, s.element, s.kind, s.predicted) for s in whole]
+        assert all(abs(a.nll - b.nll) < 1e-4 for a, b in zip(split, whole))
+    assert len(shared.kept) == 1  # the demonstration's one window, run through the lower blocks once for both models
+    assert score_steps(base, tokenizer, [demo], shared=shared)[0].nll != score_steps(other, tokenizer, [demo], shared=shared)[0].nll
+    moved = _llama(tokenizer, 1)  # other lower blocks: their own hidden states, not the kept ones
+    assert [s.nll for s in score_steps(moved, tokenizer, [demo], shared=shared)] == pytest.approx(
+        [s.nll for s in score_steps(moved, tokenizer, [demo])], abs=1e-4)
+    assert shared.for_model(tiny[0]) is None  # GPT-2-like blocks: the whole model runs
