@@ -40,7 +40,7 @@ from mocked_apps.registry import SHIPPED
 from rl import checkpoint as ckpt
 from rl.config import TrainConfig
 from rl.demos import Demo, collect_demos, dataset_demos, dataset_tasks, named
-from rl.forced import SharedTrunk, as_rows, score_steps, summarize
+from rl.forced import SharedTrunk, as_rows, from_rows, paired, score_steps, summarize
 from rl.train import train
 from runtime.agents import AgentOptions
 from runtime.harness import Turn
@@ -463,10 +463,18 @@ def _result(config: TransferConfig, split: Split, evals: dict, miniwob: dict, se
                      "prompt_tokens_per_attempt": row["tokens"]["prompt_tokens"] / attempts, "seconds": row["seconds"],
                      "capabilities": _by_capability(row)})
     mini = [{"agent": label, "timer": timer, **row["summary"], "seconds": row["seconds"]} for (label, timer), row in miniwob.items()]
-    steps = [{"checkpoint": label, "split": name, **row["summary"], "seconds": row["seconds"]}
-             for (label, name), row in (stepped or {}).items()]
+    stepped = stepped or {}
+    steps = [{"checkpoint": label, "split": name, **row["summary"], "seconds": row["seconds"]} for (label, name), row in stepped.items()]
+    trained = [label for label in sets if any(k[0] == label for k in stepped)]
+    step_gains = []  # each larger set against the smallest, on the same golden steps
+    for name in sorted({k[1] for k in stepped}):
+        for label in trained[1:]:
+            if (trained[0], name) in stepped and (label, name) in stepped:
+                first, later = (from_rows(stepped[(x, name)]["scores"]) for x in (trained[0], label))
+                step_gains += [{"split": name, "from": trained[0], "to": label, **paired(first, later, key, seed=config.seed)}
+                               for key in ("action", "element")]
     return {"config": config.model_dump(mode="json"), "split": split.model_dump(), "sets": sets, "rows": rows, "miniwob": mini,
-            "steps": steps, "failures": failures, "phases": phases}
+            "steps": steps, "step_gains": step_gains, "failures": failures, "phases": phases}
 
 
 def _share(values: list[float], seed: int) -> dict:
@@ -511,6 +519,11 @@ def markdown(result: dict) -> str:
                          f"{100 * r['action_ci'][0]:.1f}-{100 * r['action_ci'][1]:.1f} | {100 * r['element']:.1f}% | "
                          f"{100 * r['element_ci'][0]:.1f}-{100 * r['element_ci'][1]:.1f} | {100 * r['kind']:.1f}% | "
                          f"{100 * r['stop']:.0f}% of {r['stop_steps']} | {r['nll']:.2f} | {r['seconds']:.0f} |")
+        if result.get("step_gains"):
+            lines += ["", "Paired on the same golden steps, each larger set against the smallest (points; 95% interval over instances):", "",
+                      "| held-out | from | to | score | steps | difference | 95% CI |", "|---|---|---|---|---|---|---|"]
+            lines += [f"| {g['split']} | {g['from']} | {g['to']} | {g['key']} | {g['steps']} | {100 * g['difference']:+.1f} | "
+                      f"{100 * g['ci'][0]:+.1f} to {100 * g['ci'][1]:+.1f} |" for g in result["step_gains"]]
     if result.get("failures"):
         lines += ["", "Failed greedy attempts on the held-out apps, by what they did (an attempt counts in every column that fits):", "",
                   *failed_attempts.markdown(result["failures"])]

@@ -9,7 +9,7 @@ from contracts.task import Task
 from rl.agent import PolicyAgent
 from rl.chat import ChatFormat
 from rl.demos import Demo
-from rl.forced import SharedTrunk, StepScore, argument_end, score_steps, summarize
+from rl.forced import SharedTrunk, StepScore, argument_end, paired, score_steps, summarize
 from rl.policy import build_tiny_policy, disable_dropout, freeze_below, load_policy
 from rl.sft import sft, sft_samples
 from runtime.actions import STOP
@@ -136,3 +136,15 @@ def test_models_that_share_their_lower_blocks_run_them_once_and_score_as_the_who
     assert [s.nll for s in score_steps(moved, tokenizer, [demo], shared=shared)] == pytest.approx(
         [s.nll for s in score_steps(moved, tokenizer, [demo])], abs=1e-4)
     assert shared.for_model(tiny[0]) is None  # GPT-2-like blocks: the whole model runs
+
+
+def test_paired_differences_compare_the_same_steps_and_resample_instances():
+    def step(task, i, hit, golden="click(1)"):
+        return StepScore(task, i, golden, hit, hit, True, 1.0, 3, "")
+
+    before = [step("a", 0, False), step("a", 1, True), step("b", 0, False), step("b", 1, False, STOP), step("c", 0, True)]
+    after = [step("a", 0, True), step("a", 1, True), step("b", 0, True), step("b", 1, True, STOP), step("d", 0, True)]
+    gain = paired(before, after, "action", seed=0)
+    assert gain["steps"] == 3 and gain["difference"] == pytest.approx(2 / 3)  # c and d were scored by one side only; stops apart
+    assert gain["ci"][0] <= gain["difference"] <= gain["ci"][1] <= 1.0
+    assert paired(after, before, "action")["difference"] == pytest.approx(-2 / 3)
