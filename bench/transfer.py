@@ -299,20 +299,30 @@ class _Transfer:
         """MiniWoB++ episodes of one agent (greedy), cached in OUT/miniwob."""
         from runtime.adapters.benchmark import EvalConfig, run as run_miniwob, summary
 
+        from runtime.adapters.benchmark import EpisodeResult
+
         path = self.out / "miniwob" / f"{label}-timer-{timer}.json"
         if path.is_file():
             return json.loads(path.read_text())
         c = self.config
         started = time.monotonic()
-        self.say(f"MiniWoB++: {label}, timer {timer}")
+        partial = path.with_suffix(".partial.jsonl")  # the episodes a cut-short sitting finished: kept, not run again
+        done = [EpisodeResult.model_validate_json(x) for x in partial.read_text().splitlines()] if partial.is_file() else []
+        self.say(f"MiniWoB++: {label}, timer {timer}" + (f" ({len(done)} episode{'s' * (len(done) != 1)} kept from an earlier sitting)" if done else ""))
         options = AgentOptions(model=model, temperature=0.0, seed=c.seed, view=c.view)
-        results = run_miniwob(EvalConfig(agent=agent, tasks=c.miniwob_tasks, seeds=c.miniwob_seeds, max_steps=c.max_steps,
-                                         concurrency=c.concurrency, options=options, episode_timer=timer == "on",
-                                         store=self.out / "miniwob" / "trajectories.db"))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with partial.open("a") as log:
+            def keep(result: EpisodeResult) -> None:
+                log.write(result.model_dump_json() + "\n")
+                log.flush()
+
+            results = run_miniwob(EvalConfig(agent=agent, tasks=c.miniwob_tasks, seeds=c.miniwob_seeds, max_steps=c.max_steps,
+                                             concurrency=c.concurrency, options=options, episode_timer=timer == "on",
+                                             store=self.out / "miniwob" / "trajectories.db"), on_episode=keep, done=done)
         row = {"label": label, "timer": timer, "summary": summary(results), "episodes": [r.model_dump() for r in results],
                "seconds": round(time.monotonic() - started, 1)}
-        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(row, indent=1))
+        partial.unlink()
         self.phase(f"miniwob {label} timer {timer}", started)
         return row
 

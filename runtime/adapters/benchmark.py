@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -71,8 +71,12 @@ def check_agent_fits(config: EvalConfig) -> None:
                          "(MiniWoB scores its own episodes); use random or a model agent (openai, anthropic, policy)")
 
 
-def run(config: EvalConfig, on_episode: Callable[[EpisodeResult], None] | None = None) -> list[EpisodeResult]:
-    """Every episode of the config, `concurrency` at a time; one Chromium for all; `on_episode` hears each as it ends."""
+def run(config: EvalConfig, on_episode: Callable[[EpisodeResult], None] | None = None,
+        done: Sequence[EpisodeResult] = ()) -> list[EpisodeResult]:
+    """Every episode of the config, `concurrency` at a time; one Chromium for all; `on_episode` hears each as it ends.
+
+    `done`: episodes an earlier, cut-short call finished (as `on_episode` heard them); they are kept, in the job order,
+    and not run again. An env error is run again."""
     names = list(config.tasks) or task_names()
     check_agent_fits(config)
     path = config.store or Path(tempfile.mkdtemp(prefix="gym-miniwob-")) / "trajectories.db"
@@ -109,9 +113,15 @@ def run(config: EvalConfig, on_episode: Callable[[EpisodeResult], None] | None =
         return result
 
     jobs = [(n, s) for n in names for s in range(config.seeds)]
+    kept = {(r.task, r.seed): r for r in done if r.status != "env_error" and r.agent == config.agent}
     try:
-        with ThreadPoolExecutor(max_workers=config.concurrency) as pool:
-            return list(pool.map(reported, jobs))
+        todo = [j for j in jobs if j not in kept]
+        pool = ThreadPoolExecutor(max_workers=config.concurrency)
+        try:
+            ran = dict(zip(todo, pool.map(reported, todo)))
+        finally:  # cut short (Ctrl-C): the episodes under way finish and are heard; those not started never start
+            pool.shutdown(wait=True, cancel_futures=True)
+        return [kept.get(j) or ran[j] for j in jobs]
     finally:
         host.close()
         store.close()

@@ -131,3 +131,15 @@ def test_agents_that_replay_golden_code_are_refused_not_scored_zero(tmp_path):
     assert not (tmp_path / "r.jsonl").exists()
     with pytest.raises(InputError, match="replays a task's golden code"):  # the golden replay's test-only variants too
         run(EvalConfig(agent="flawed-search", tasks=("click-test",), store=tmp_path / "t.db"))
+
+
+def test_a_cut_short_evaluation_keeps_what_it_finished_and_runs_only_the_rest(tmp_path):
+    names = ("click-test", "click-button", "focus-text")
+    config = EvalConfig(agent="random", tasks=names, seeds=2, max_steps=3, concurrency=2, store=tmp_path / "t.db")
+    first = run(config)
+    heard = []
+    kept = [first[0], first[3], first[4].model_copy(update={"status": "env_error"})]  # an env error is run again
+    again = run(config, on_episode=heard.append, done=kept + [first[5].model_copy(update={"agent": "reference"})])
+    assert [(r.task, r.seed) for r in again] == [(r.task, r.seed) for r in first]  # the job order, whatever ran when
+    assert again[0] == first[0] and again[3] == first[3]  # kept as they were, not run again
+    assert sorted((r.task, r.seed) for r in heard) == sorted((r.task, r.seed) for r in (first[1], first[2], first[4], first[5]))

@@ -114,6 +114,17 @@ def test_bench_transfer_runs_end_to_end_and_resumes(tmp_path):
     assert {p.name: p.stat().st_mtime_ns for p in (out / "evals").iterdir()} == stamps  # nothing evaluated twice
     assert f"{label}: gymfactory run" in result.output and f"{label}: gymfactory run" not in again.output  # the data was cached
 
+    # a MiniWoB++ phase cut short keeps the episodes it finished (OUT/miniwob/*.partial.jsonl) and runs only the rest
+    phase = out / "miniwob" / f"{label}-timer-on.json"
+    finished = json.loads(phase.read_text())["episodes"]
+    phase.unlink()
+    partial = phase.with_suffix(".partial.jsonl")
+    partial.write_text("".join(json.dumps(e) + "\n" for e in finished))
+    third = CliRunner().invoke(build(), args, env={"COLUMNS": "200"}, catch_exceptions=False)
+    assert third.exit_code == 0, third.output
+    assert "1 episode kept from an earlier sitting" in third.output and not partial.exists()
+    assert json.loads(phase.read_text())["episodes"] == finished
+
 
 def test_training_on_a_folder_that_is_no_dataset_is_refused_naming_it(tmp_path):
     from rl.config import TrainConfig
