@@ -39,13 +39,11 @@ from mocked_apps.catalogue import compiled
 from mocked_apps.registry import SHIPPED
 from rl import checkpoint as ckpt
 from rl.config import TrainConfig
-from rl.demos import Demo, collect_demos, dataset_demos, dataset_tasks, named
+from rl.demos import Demo, collect_demos, dataset_demos, dataset_tasks, demos_from_rows, named
 from rl.forced import SharedTrunk, as_rows, from_rows, paired, score_steps, summarize
 from rl.train import train
 from runtime.agents import AgentOptions
-from runtime.harness import Turn
 from runtime.manager import EnvironmentManager
-from runtime.observation import Observation
 from runtime.solve import solve_and_score
 from runtime.store import TrajectoryStore
 
@@ -210,18 +208,7 @@ class _Transfer:
                 f.writelines(json.dumps(r) + "\n" for r in new)
             rows += new
             self.phase("golden demonstrations", started)
-        by_task: dict[str, list[dict]] = {}
-        for r in rows:
-            if r["step"] >= 0:
-                by_task.setdefault(r["task_id"], []).append(r)
-        demos = []
-        for t in tasks:
-            steps = sorted(by_task.get(t.id, ()), key=lambda r: r["step"])
-            if steps:
-                turns = tuple(Turn(observation=Observation(step=r["step"], url=r["url"], axtree=r["axtree"]), output=r["action"],
-                                   action=r["action"]) for r in steps)
-                demos.append(Demo(t, turns, -1))
-        return demos
+        return demos_from_rows(tasks, (r for r in rows if r["step"] >= 0))
 
     def steps(self, label: str, model: str, split: str, demos: Sequence[Demo]) -> dict:
         """`model`'s teacher-forced scores on every step (within the step budget) of the held-out golden runs, cached in

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from contracts.task import Task
 from runtime.actions import STOP, ActionParseError, format_action, parse_action
@@ -101,17 +101,23 @@ def dataset_demos(folder: Path, tasks: Sequence[Task]) -> list[Demo]:
         raise DemonstrationsError(f"{folder}: no demonstrations config to read ({err}); give the dataset folder of a "
                                   "`gymfactory run` (OUT/dataset)") from None
     wanted = {t.id for t in tasks}
-    steps: dict[str, list[dict]] = {}
-    for split in splits.values():
-        for row in split.select_columns(["task_id", "step", "url", "axtree", "action"]):
-            if row["task_id"] in wanted:
-                steps.setdefault(row["task_id"], []).append(row)
+    return demos_from_rows(tasks, (row for split in splits.values()
+                                   for row in split.select_columns(["task_id", "step", "url", "axtree", "action"])
+                                   if row["task_id"] in wanted))
+
+
+def demos_from_rows(tasks: Sequence[Task], rows: Iterable[Mapping]) -> list[Demo]:
+    """Demonstration steps as rows (`task_id`, `step`, `url`, `axtree`, `action`: the dataset's `demonstrations`
+    columns) as the demos of `tasks`, in their order, each task's rows in step order; a task without rows is left out."""
+    steps: dict[str, list[Mapping]] = {}
+    for row in rows:
+        steps.setdefault(row["task_id"], []).append(row)
     demos = []
     for task in tasks:
-        rows = sorted(steps.get(task.id, ()), key=lambda r: r["step"])
-        if rows:
+        mine = sorted(steps.get(task.id, ()), key=lambda r: r["step"])
+        if mine:
             turns = tuple(Turn(observation=Observation(step=r["step"], url=r["url"], axtree=r["axtree"]), output=r["action"],
-                               action=_formatted(r["action"])) for r in rows)
+                               action=_formatted(r["action"])) for r in mine)
             demos.append(Demo(task, turns, attempt_id=-1))
     return demos
 

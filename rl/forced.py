@@ -149,7 +149,7 @@ def score_steps(model, tokenizer, demos: Sequence[Demo], *, view: View = "compac
         for n, demo in enumerate(demos):
             turns = demo.turns[:max_steps] if max_steps else demo.turns
             for sample in window_samples(demo.task.instruction, turns, chat, form_factor=demo.task.form_factor, view=view):
-                spans = _spans(sample.loss_mask)
+                spans = sample.spans()
                 if len(spans) != len(sample.steps):
                     raise ValueError(f"{demo.task.id}: {len(spans)} trained outputs for new steps {sample.steps}")
                 if len(sample) > context:
@@ -177,18 +177,6 @@ def score_steps(model, tokenizer, demos: Sequence[Demo], *, view: View = "compac
     finally:
         model.train(was_training)
     return out
-
-
-def _spans(mask: Sequence[int]) -> list[tuple[int, int]]:
-    """[start, end) of each run of 1s in `mask`."""
-    spans, start = [], None
-    for i, m in enumerate(list(mask) + [0]):
-        if m and start is None:
-            start = i
-        elif not m and start is not None:
-            spans.append((start, i))
-            start = None
-    return spans
 
 
 def summarize(scores: Sequence[StepScore], seed: int = 0, runs: int = 2000) -> dict:

@@ -34,6 +34,17 @@ class Sample:
     def __len__(self) -> int:
         return len(self.input_ids)
 
+    def spans(self) -> list[tuple[int, int]]:
+        """[start, end) of each trained output (each run of 1s in `loss_mask`), in order: one per step in `steps`."""
+        out, start = [], None
+        for i, m in enumerate(self.loss_mask + (0,)):
+            if m and start is None:
+                start = i
+            elif not m and start is not None:
+                out.append((start, i))
+                start = None
+        return out
+
 
 def window_samples(
     instruction: str,

@@ -59,7 +59,7 @@ def test_every_step_output_is_trained_in_exactly_one_sample(tiny, n_steps):
     trained = [s for sample in samples for s in sample.steps]
     assert sorted(trained) == list(range(n_steps))  # each step once, none twice
     for sample in samples:
-        enc_outputs = _output_spans(sample)
+        enc_outputs = sample.spans()
         assert len(enc_outputs) == len(sample.steps)  # loss spans = the window's new steps only
         total_trained = sum(sample.loss_mask)
         expected = sum(len(chat.output_ids(turns[s].output)) for s in sample.steps)
@@ -71,17 +71,6 @@ def _scripted_turns(n_steps: int):
     for t in range(n_steps):
         harness.record(_obs(t), f"click({4 + t % 5})" if t % 4 else "not an action")
     return harness.turns
-
-
-def _output_spans(sample) -> list[tuple[int, int]]:
-    spans, start = [], None
-    for i, m in enumerate(sample.loss_mask + (0,)):
-        if m and start is None:
-            start = i
-        if not m and start is not None:
-            spans.append((start, i))
-            start = None
-    return spans
 
 
 def test_sample_is_the_prompt_the_agent_saw_at_the_windows_last_step_plus_its_output(tiny):
@@ -97,7 +86,7 @@ def test_sample_is_the_prompt_the_agent_saw_at_the_windows_last_step_plus_its_ou
         # every new step's sampled ids sit in the sample exactly where its loss is
         for s in w.new:
             ids = agent.steps[s].output_ids
-            assert any(sample.input_ids[a:b] == ids for a, b in _output_spans(sample))
+            assert any(sample.input_ids[a:b] == ids for a, b in sample.spans())
     # a window's earlier prompts are prefixes of its last one (the prefix cache holds)
     w1 = windows(9, K, O)[1]
     assert agent.steps[w1.new[-1]].prompt_ids[: len(agent.steps[w1.new[0]].prompt_ids)] == agent.steps[w1.new[0]].prompt_ids
