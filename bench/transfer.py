@@ -461,7 +461,8 @@ def _result(config: TransferConfig, split: Split, evals: dict, miniwob: dict, se
                      "capabilities": _by_capability(row)})
     mini = [{"agent": label, "timer": timer, **row["summary"], "seconds": row["seconds"]} for (label, timer), row in miniwob.items()]
     stepped = stepped or {}
-    steps = [{"checkpoint": label, "split": name, **row["summary"], "seconds": row["seconds"]} for (label, name), row in stepped.items()]
+    steps = [{"checkpoint": label, "split": name, **summarize(from_rows(row["scores"]), seed=config.seed), "seconds": row["seconds"]}
+             for (label, name), row in stepped.items()]  # summarized afresh from the kept scores
     trained = [label for label in sets if any(k[0] == label for k in stepped)]
     step_gains = []  # each larger set against the smallest, on the same golden steps
     for name in sorted({k[1] for k in stepped}):
@@ -516,6 +517,14 @@ def markdown(result: dict) -> str:
                          f"{100 * r['action_ci'][0]:.1f}-{100 * r['action_ci'][1]:.1f} | {100 * r['element']:.1f}% | "
                          f"{100 * r['element_ci'][0]:.1f}-{100 * r['element_ci'][1]:.1f} | {100 * r['kind']:.1f}% | "
                          f"{100 * r['stop']:.0f}% of {r['stop_steps']} | {r['nll']:.2f} | {r['seconds']:.0f} |")
+        kinds = sorted({k for r in result["steps"] for k in r.get("by_kind", {})})
+        if kinds:
+            lines += ["", "By the golden's action (element right / action right / steps):", "",
+                      "| checkpoint | held-out | " + " | ".join(kinds) + " |", "|---|---|" + "---|" * len(kinds)]
+            for r in result["steps"]:
+                per = r.get("by_kind", {})
+                lines.append(f"| {r['checkpoint']} | {r['split']} | " + " | ".join(
+                    f"{per[k][1]} / {per[k][2]} / {per[k][0]}" if k in per else "-" for k in kinds) + " |")
         if result.get("step_gains"):
             lines += ["", "Paired on the same golden steps, each larger set against the smallest (points; 95% interval over instances):", "",
                       "| held-out | from | to | score | steps | difference | 95% CI |", "|---|---|---|---|---|---|---|"]

@@ -194,6 +194,11 @@ def summarize(scores: Sequence[StepScore], seed: int = 0, runs: int = 2000) -> d
     out: dict = {"steps": len(acting), "tasks": len(groups), "stop_steps": len(stops), "too_long": len(acting) - len(fit),
                  "stop": sum(s.action for s in stops) / max(1, len(stops)),
                  "nll": sum(s.nll for s in fit) / max(1, len(fit))}
+    by_kind: dict[str, list[int]] = {}
+    for s in scores:
+        k = by_kind.setdefault("stop" if s.stop else s.golden.split("(")[0], [0, 0, 0])
+        k[0], k[1], k[2] = k[0] + 1, k[1] + s.element, k[2] + s.action
+    out["by_kind"] = dict(sorted(by_kind.items()))  # the golden's action -> [steps, element right, action right]
     for key in ("action", "element", "kind"):
         hits = [(sum(getattr(s, key) for s in g), len(g)) for g in groups]
         rate = sum(h for h, _ in hits) / max(1, sum(n for _, n in hits))

@@ -71,6 +71,7 @@ def test_scores_are_what_greedy_writes_before_and_after_learning_the_demonstrati
     assert sum(s.nll for s in after) < sum(s.nll for s in before)
     summary = summarize(after)
     assert (summary["steps"], summary["stop_steps"], summary["action"], summary["stop"]) == (3, 1, 1.0, 1.0)
+    assert summary["by_kind"] == {"click": [1, 1, 1], "fill": [1, 1, 1], "press": [1, 1, 1], "stop": [1, 1, 1]}
     assert summary["action_ci"] == (1.0, 1.0)
 
     cut = score_steps(model, tokenizer, [demo], max_steps=2)  # the steps an attempt of 2 steps is given
@@ -92,7 +93,7 @@ def test_intervals_resample_whole_demonstrations_and_stops_count_apart():
     scores = [step("a", 0, True), step("a", 1, True), step("a", 2, True), step("b", 0, False), step("b", 1, False, STOP)]
     s = summarize(scores, seed=1)
     assert (s["steps"], s["tasks"], s["stop_steps"], s["stop"]) == (4, 2, 1, 0.0)
-    assert s["action"] == 0.75 and s["kind"] == 1.0
+    assert s["action"] == 0.75 and s["kind"] == 1.0 and s["by_kind"] == {"click": [4, 3, 3], "stop": [1, 0, 0]}
     lo, hi = s["action_ci"]
     assert lo == 0.0 and hi == 1.0  # two demonstrations: drawing b twice gives 0, a twice gives 1
 
