@@ -132,7 +132,7 @@ def _forward(model, ids: Sequence[int], positions: list[int], bf16: bool, trunk:
 
 
 def score_steps(model, tokenizer, demos: Sequence[Demo], *, view: View = "compact", max_steps: int | None = None,
-                bf16: bool = False, shared: SharedTrunk | None = None, progress=None) -> list[StepScore]:
+                bf16: bool = False, shared: SharedTrunk | None = None) -> list[StepScore]:
     """Every step of every demonstration (its first `max_steps`, the steps an attempt is given), scored teacher-forced.
 
     `bf16`: under bfloat16 autocast, as the reference agent generates (rl.agent.ReferenceAgent), so that the scores are
@@ -146,7 +146,7 @@ def score_steps(model, tokenizer, demos: Sequence[Demo], *, view: View = "compac
     model.eval()
     out: list[StepScore] = []
     try:
-        for n, demo in enumerate(demos):
+        for demo in demos:
             turns = demo.turns[:max_steps] if max_steps else demo.turns
             for sample in window_samples(demo.task.instruction, turns, chat, form_factor=demo.task.form_factor, view=view):
                 spans = sample.spans()
@@ -172,8 +172,6 @@ def score_steps(model, tokenizer, demos: Sequence[Demo], *, view: View = "compac
                     out.append(StepScore(task_id=demo.task.id, step=step, golden=text, action=all(hit), element=all(hit[:element_k]),
                                          kind=all(hit[:kind_k]), nll=nll / len(golden), tokens=len(golden),
                                          predicted=tokenizer.decode(pred, skip_special_tokens=True)))
-            if progress is not None:
-                progress(n + 1, len(demos))
     finally:
         model.train(was_training)
     return out
